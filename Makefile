@@ -1,0 +1,36 @@
+# Two commands for a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test install lint bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): setup.cfg setup.py pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## The main job: oracle and random agents over the Shopping and Contacts tasks, a success
+## table, and a picture of one episode in out/episode.png.
+demo: install
+	$(PY) examples/demo.py --episodes 3 --out out
+
+lint: install
+	$(VENV)/bin/ruff check phoneworld_gym tasks real_device baselines examples tests
+	$(VENV)/bin/mypy phoneworld_gym tasks
+
+## Lint, type-check, then the test suite.
+test: lint
+	$(PY) -m pytest -q -n 2 -p no:cacheprovider
+
+bench: install
+	$(PY) examples/benchmark.py
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache *.egg-info

@@ -1,0 +1,1 @@
+"""Baseline agents and the training recipe. Installed as ``phoneworld_gym.baselines``."""

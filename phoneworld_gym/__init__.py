@@ -1,0 +1,74 @@
+"""PhoneWorld: a simulated phone full of mock apps, as Gymnasium environments.
+
+    import gymnasium, phoneworld_gym
+    env = gymnasium.make("PhoneWorld/Shopping-v0")
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os as _os
+
+# tasks/, real_device/ and baselines/ live at the repository root and install as
+# phoneworld_gym.tasks, .real_device and .baselines (package_dir in setup.cfg). When the package
+# is used from a source checkout, let Python find them there too.
+_root = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
+if not _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "tasks")) and _os.path.isfile(
+    _os.path.join(_root, "tasks", "__init__.py")
+):
+    __path__.append(_root)  # noqa: F821 (the package's own __path__)
+
+from phoneworld_gym.contract import (  # noqa: E402
+    SCREEN_HEIGHT,
+    SCREEN_WIDTH,
+    Action,
+    AgentReport,
+    UIElement,
+    parse_ui_elements,
+)
+from phoneworld_gym.device import Device, Probe  # noqa: E402
+from phoneworld_gym.env import PhoneEnv  # noqa: E402
+from phoneworld_gym.registration import register_envs  # noqa: E402
+from phoneworld_gym.task import Task, register_task  # noqa: E402
+
+__version__ = "0.1.0"
+
+
+@dataclasses.dataclass(frozen=True)
+class AppInfo:
+    """An installed app: ``name`` (short id), ``label``, ``package``, ``kind``."""
+
+    name: str
+    label: str
+    package: str
+    kind: str
+
+
+def list_apps() -> list[AppInfo]:
+    """The launcher (a system app) and every registered app."""
+    from phoneworld_gym.app import all_apps
+    from phoneworld_gym.system import launcher
+
+    out = [AppInfo("launcher", "Home", launcher.PACKAGE, "system")]
+    out += [AppInfo(a.name, a.label, a.package, a.kind) for a in all_apps().values()]
+    return out
+
+
+def list_tasks(app: str | None = None, category: str | None = None,
+               split: str | None = None) -> list[type[Task]]:
+    """Registered task classes (each has ``.id``, ``.apps``, ``.category``, ``.difficulty``,
+    ``.split``, ``.template``, ``.env_id()``), filtered."""
+    from phoneworld_gym.task import all_tasks
+
+    return [t for t in all_tasks().values()
+            if (app is None or app in t.apps)
+            and (category is None or t.category == category)
+            and (split is None or t.split == split)]
+
+
+register_envs()
+
+__all__ = [
+    "SCREEN_WIDTH", "SCREEN_HEIGHT", "Action", "AgentReport", "UIElement", "parse_ui_elements",
+    "Device", "Probe", "PhoneEnv", "Task", "register_task", "list_apps", "list_tasks", "AppInfo",
+]

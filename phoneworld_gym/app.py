@@ -1,0 +1,223 @@
+"""What an app is: a store (data model + seeded generator), screens, and content providers.
+
+An app lives in one folder under ``phoneworld_gym/apps/`` and registers itself with
+:func:`register_app`. Screens are functions of a :class:`Ctx` that return a view tree (or a
+:class:`Page` with a dialog); handlers change the world through the context. Apps never import
+each other: they reach other apps through intents (:meth:`Ctx.start_app`) and the clipboard.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from phoneworld_gym.ui.view import Handler, View
+from phoneworld_gym.ui.widgets import DEFAULT_THEME, Theme
+from phoneworld_gym.world import LAUNCHER, World
+
+
+@dataclasses.dataclass
+class Page:
+    """What a screen returns when it needs more than a body: a modal dialog, a floating button
+    or its own back handling (``on_back`` returns True when it consumed the press)."""
+
+    body: View
+    dialog: View | None = None
+    on_back: Callable[[], bool] | None = None
+
+
+ScreenFn = Callable[["Ctx"], "View | Page"]
+
+
+class App:
+    """Base class of every app. Subclasses set the class attributes and ``screens``."""
+
+    name: ClassVar[str]  #: short id: "shopping"
+    label: ClassVar[str]  #: launcher label: "Shopping"
+    package: ClassVar[str]  #: Android package: "com.phoneworld.shopping"
+    kind: ClassVar[str] = "app"  #: "system", "app" or "mini-app"
+    icon: ClassVar[str] = "box"  #: glyph name from ``ui.fonts.ICONS``
+    theme: ClassVar[Theme] = DEFAULT_THEME
+    main_screen: ClassVar[str] = "main"
+    screens: ClassVar[dict[str, ScreenFn]] = {}
+    #: content providers: authority -> function(store) -> rows (e.g. "contacts")
+    providers: ClassVar[dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]]] = {}
+    aliases: ClassVar[tuple[str, ...]] = ()
+
+    def generate(self, rng: np.random.Generator) -> dict[str, Any]:
+        """The app's store at the start of an episode (plain JSON data)."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<App {self.name} ({self.package})>"
+
+
+_APPS: dict[str, App] = {}
+
+
+def register_app(cls: type[App]) -> type[App]:
+    """Class decorator: make an app installable on the phone."""
+    if cls.name in _APPS and type(_APPS[cls.name]) is not cls:
+        raise ValueError(f"two apps are named {cls.name!r}")
+    _APPS[cls.name] = cls()
+    return cls
+
+
+def _discover() -> None:
+    import phoneworld_gym.apps as pkg
+
+    for m in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
+        importlib.import_module(m.name)
+
+
+def all_apps() -> dict[str, App]:
+    """Every registered app by name (discovers the ``apps`` package on first use)."""
+    if not _APPS:
+        _discover()
+    return dict(_APPS)
+
+
+def get_app(name: str) -> App:
+    apps = all_apps()
+    if name not in apps:
+        raise KeyError(f"no app named {name!r}; installed: {sorted(apps)}")
+    return apps[name]
+
+
+class Ctx:
+    """What a screen and its handlers see: the world, the app's store, this activity's
+    arguments and UI state, and the navigation verbs."""
+
+    def __init__(self, world: World, app: App, entry: dict[str, Any]):
+        self.world = world
+        self.app = app
+        self.entry = entry
+        self.theme = app.theme
+
+    # -- data ----------------------------------------------------------------------------
+    @property
+    def store(self) -> dict[str, Any]:
+        return self.world.stores[self.app.name]
+
+    @property
+    def args(self) -> dict[str, Any]:
+        return self.entry["args"]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.entry["state"]
+
+    @property
+    def now(self) -> str:
+        return self.world.clock
+
+    # -- navigation ----------------------------------------------------------------------
+    def _stack(self) -> list[dict[str, Any]]:
+        return self.world.stacks.setdefault(self.app.name, [])
+
+    def push(self, screen: str, **args: Any) -> None:
+        """Open a new screen on top of this one."""
+        self._check_screen(screen)
+        self._stack().append({"screen": screen, "args": args, "state": {}})
+        self.world.focus = None
+
+    def pop(self) -> None:
+        """Close this screen (leaving the app from its root screen)."""
+        stack = self._stack()
+        if len(stack) > 1:
+            stack.pop()
+        else:
+            self.world.foreground = LAUNCHER
+        self.world.focus = None
+
+    def replace(self, screen: str, **args: Any) -> None:
+        """Swap this screen for another."""
+        self._check_screen(screen)
+        stack = self._stack()
+        stack[-1] = {"screen": screen, "args": args, "state": {}}
+        self.world.focus = None
+
+    def reset_to(self, screen: str, **args: Any) -> None:
+        """Clear the app's back stack down to one screen."""
+        self._check_screen(screen)
+        self.world.stacks[self.app.name] = [{"screen": screen, "args": args, "state": {}}]
+        self.world.focus = None
+
+    def start_app(self, app: str, screen: str | None = None, **args: Any) -> None:
+        """An intent: bring another app to the front, optionally on a given screen."""
+        target = get_app(app)
+        stack = self.world.stacks.setdefault(app, [])
+        if screen is not None:
+            if screen not in target.screens:
+                raise KeyError(f"{app} has no screen {screen!r}")
+            stack.append({"screen": screen, "args": args, "state": {}})
+        elif not stack:
+            stack.append({"screen": target.main_screen, "args": {}, "state": {}})
+        self.world.foreground = app
+        self.world.focus = None
+
+    def _check_screen(self, screen: str) -> None:
+        if screen not in self.app.screens:
+            raise KeyError(f"{self.app.name} has no screen {screen!r}")
+
+    # -- system services -----------------------------------------------------------------
+    def toast(self, text: str) -> None:
+        """Show a short message near the bottom for the next two observations."""
+        self.world.toast = {"text": text, "ttl": 2}
+
+    def copy(self, text: str) -> None:
+        """Put text on the clipboard (with the usual toast)."""
+        self.world.clipboard = text
+        self.toast("Copied to clipboard")
+
+    # -- UI state helpers ----------------------------------------------------------------
+    def setter(self, key: str, value: Any) -> Handler:
+        """A handler that stores ``value`` under ``key`` in this screen's state."""
+
+        def h() -> None:
+            self.state[key] = value
+
+        return h
+
+    def field(self, key: str, default: str = "") -> tuple[str, Callable[[str], None]]:
+        """A text draft kept in this screen's state: (value, on_text)."""
+        drafts = self.state.setdefault("_fields", {})
+
+        def on_text(v: str) -> None:
+            drafts[key] = v
+
+        return drafts.get(key, default), on_text
+
+    def scroll(self, key: str = "main") -> tuple[int, Callable[[int], None]]:
+        """A scroll offset kept in this screen's state: (offset, on_scroll)."""
+        offsets = self.state.setdefault("_scroll", {})
+
+        def on_scroll(v: int) -> None:
+            offsets[key] = v
+
+        return int(offsets.get(key, 0)), on_scroll
+
+    @property
+    def dialog(self) -> str | None:
+        """The name of the dialog this screen shows, if any."""
+        return self.state.get("_dialog")
+
+    def show_dialog(self, name: str, **data: Any) -> Handler:
+        def h() -> None:
+            self.state["_dialog"] = name
+            self.state["_dialog_data"] = data
+
+        return h
+
+    def close_dialog(self) -> None:
+        self.state.pop("_dialog", None)
+        self.state.pop("_dialog_data", None)
+
+    def go(self, screen: str, **args: Any) -> Handler:
+        """A handler that pushes ``screen``."""
+        return lambda: self.push(screen, **args)

@@ -1,0 +1,195 @@
+"""``PhoneEnv``: one Gymnasium env class for every backend.
+
+It samples (or is told) a task at each reset, resets the device, sets the task up, and steps
+contract actions through the device. Reward is the verifier's score when the episode ends: the
+agent says ``status`` or ``answer`` (terminated) or the step budget runs out (truncated).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from phoneworld_gym.contract import (
+    SCREEN_HEIGHT,
+    SCREEN_WIDTH,
+    Action,
+    AgentReport,
+    action_space,
+    observation_space,
+)
+from phoneworld_gym.device import Device
+from phoneworld_gym.task import Task, all_tasks, get_task
+
+
+def task_seed(seed: int, task_id: str) -> int:
+    """Per-task parameter seed (AndroidWorld style: sha256 of seed and name)."""
+    return int.from_bytes(hashlib.sha256(f"{seed}_{task_id}".encode()).digest()[:4], "little")
+
+
+def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = None,
+                 category: str | None = None, split: str | None = None) -> list[str]:
+    """Task ids from explicit ids or from filters over the registry (sorted)."""
+    registry = all_tasks()
+    if tasks is not None:
+        ids = [tasks] if isinstance(tasks, str) else list(tasks)
+        for t in ids:
+            get_task(t)
+        return ids
+    ids = [tid for tid, cls in registry.items()
+           if (app is None or app in cls.apps)
+           and (category is None or cls.category == category)
+           and (split is None or cls.split == split)]
+    if not ids:
+        raise ValueError(f"no task matches app={app!r} category={category!r} split={split!r}")
+    return ids
+
+
+class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
+    """A phone with a task.
+
+    Args:
+        tasks: one task id or several to sample from (default: filtered registry).
+        app, category, split: registry filters when ``tasks`` is not given.
+        device: any :class:`~phoneworld_gym.device.Device` (default: a new PhoneWorld phone).
+        render_mode: ``"rgb_array"`` or None.
+        screenshot_size: (width, height) of the screenshot; actions stay in 1080 x 2400.
+        obs_mode: ``"all"``, ``"pixels"`` (no tree) or ``"a11y"`` (no screenshot).
+        max_steps: overrides each task's step budget.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        tasks: str | Sequence[str] | None = None,
+        *,
+        app: str | None = None,
+        category: str | None = None,
+        split: str | None = None,
+        device: Device | None = None,
+        render_mode: str | None = None,
+        screenshot_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT),
+        obs_mode: str = "all",
+        max_steps: int | None = None,
+    ):
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self.task_ids = select_tasks(tasks, app=app, category=category, split=split)
+        if device is None:
+            from phoneworld_gym.phone import PhoneWorldDevice
+
+            device = PhoneWorldDevice(screenshot_size=tuple(screenshot_size))  # type: ignore[arg-type]
+        self.device = device
+        self.render_mode = render_mode
+        self.obs_mode = obs_mode
+        self.screenshot_size = tuple(getattr(device, "screenshot_size", screenshot_size))
+        self.observation_space = observation_space(self.screenshot_size, obs_mode)  # type: ignore[arg-type]
+        self.action_space = action_space()
+        self.max_steps_override = max_steps
+        self.task: Task | None = None
+        self.steps = 0
+        self.done = False
+        self._last_error = ""
+
+    # -- gymnasium API -------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - {"task", "params"}
+        if unknown:
+            raise ValueError(f"unknown reset options {sorted(unknown)}; known: task, params")
+        if "task" in options:
+            task_id = options["task"]
+            cls = get_task(task_id)
+        else:
+            task_id = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
+            cls = get_task(task_id)
+        episode_seed = int(self.np_random.integers(2**31 - 1))
+        self.device.reset(episode_seed)
+        if options.get("params") is not None:
+            params = dict(options["params"])
+        else:
+            rng = np.random.default_rng(task_seed(episode_seed, task_id))
+            params = cls.generate_params(rng, self.device.probe)
+        self.task = cls(params)
+        self.task.start(self.device)
+        if hasattr(self.device, "invalidate"):
+            self.device.invalidate()
+        self.steps = 0
+        self.done = False
+        self._last_error = ""
+        return self._obs(), self._info(success=False)
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self.task is None:
+            raise RuntimeError("call reset() before step()")
+        if self.done:
+            raise RuntimeError("the episode is over; call reset() to start a new one")
+        act = Action.from_any(action)
+        error = ""
+        if act.action_type not in ("status", "answer"):
+            error = self.device.execute(act)
+        self.steps += 1
+        self._last_error = error
+        terminated = act.action_type in ("status", "answer")
+        truncated = not terminated and self.steps >= self.step_budget
+        reward = 0.0
+        success = False
+        if terminated or truncated:
+            report = AgentReport(
+                status=(act.goal_status if act.action_type == "status"
+                        else "complete" if act.action_type == "answer" else None),
+                answer=act.text if act.action_type == "answer" else None,
+            )
+            reward = float(self.task.verify(self.device, report))
+            success = reward >= 1.0
+            self.done = True
+        return self._obs(), reward, terminated, truncated, self._info(success=success)
+
+    def render(self) -> np.ndarray | None:  # type: ignore[override]
+        if self.render_mode == "rgb_array":
+            return np.array(self.device.screenshot())
+        return None
+
+    # -- extras --------------------------------------------------------------------------
+    @property
+    def step_budget(self) -> int:
+        assert self.task is not None
+        return self.max_steps_override or type(self.task).step_budget()
+
+    @property
+    def goal(self) -> str:
+        return self.task.goal if self.task is not None else ""
+
+    def oracle(self) -> Iterator[Action]:
+        """The current task's oracle, reading the live screen as the episode advances."""
+        if self.task is None:
+            raise RuntimeError("call reset() before oracle()")
+        return self.task.oracle(self.device)
+
+    def _obs(self) -> dict[str, Any]:
+        obs: dict[str, Any] = {}
+        if self.obs_mode in ("all", "pixels"):
+            obs["screenshot"] = np.array(self.device.screenshot(), dtype=np.uint8)
+        if self.obs_mode in ("all", "a11y"):
+            obs["a11y"] = self.device.a11y_xml()
+        obs["goal"] = self.goal
+        return obs
+
+    def _info(self, *, success: bool) -> dict[str, Any]:
+        assert self.task is not None
+        return {
+            "task": type(self.task).id,
+            "params": dict(self.task.params),
+            "goal": self.goal,
+            "category": type(self.task).category,
+            "success": success,
+            "steps": self.steps,
+            "action_error": self._last_error,
+        }

@@ -1,0 +1,94 @@
+"""System UI around the apps: status bar, navigation bar, soft keyboard, toast, dialog scrim.
+
+These belong to ``com.android.systemui`` / the keyboard, so they are drawn and can be tapped but
+do not appear in the app's accessibility dump, as on a real phone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Stack, Text, View, dp
+
+STATUS_BAR_H = dp(24)
+NAV_BAR_H = dp(48)
+KEYBOARD_H = dp(268)
+
+KEY_ROWS = ("qwertyuiop", "asdfghjkl", "⇧zxcvbnm⌫", "?, .⏎")
+_KB_BG = (232, 234, 237)
+_KEY_BG = (255, 255, 255)
+_KEY_FN = (199, 203, 209)
+
+
+def status_bar(clock: str, notifications: int, *, dark: bool = False) -> Row:
+    """Time on the left, notification count, signal/wifi/battery on the right."""
+    t = dt.datetime.fromisoformat(clock)
+    fg = (255, 255, 255) if dark else (29, 27, 32)
+    kids: list[View] = [Text(t.strftime("%H:%M"), size=14, weight="medium", color=fg)]
+    if notifications:
+        kids.append(Icon("bell", size=13, box=20, color=fg))
+    kids.append(View(flex=1))
+    kids += [Icon("signal", size=13, box=20, color=fg), Icon("wifi", size=13, box=20, color=fg),
+             Icon("battery", size=14, box=24, color=fg), Text("87%", size=13, color=fg)]
+    return Row(kids, height=STATUS_BAR_H, padding=(dp(20), 0, dp(16), 0), gap=dp(4),
+               in_dump=False)
+
+
+def nav_bar(on_back: Handler, on_home: Handler, on_recents: Handler | None,
+            *, dark: bool = False) -> Row:
+    """Three-button navigation: back, home, recents."""
+    fg = (255, 255, 255) if dark else (60, 60, 67)
+    bg = (0, 0, 0) if dark else (243, 237, 247)
+
+    def btn(glyph: str, desc: str, h: Handler | None) -> View:
+        ic = Icon(glyph, size=18, box=48, color=fg, desc=desc, on_click=h)
+        return Row([View(flex=1), ic, View(flex=1)], flex=1)
+
+    return Row([btn("chevron_left", "Back", on_back), btn("circle", "Home", on_home),
+                btn("square", "Overview", on_recents)], height=NAV_BAR_H, bg=bg, in_dump=False)
+
+
+def keyboard(on_key: Callable[[str], None], shift: bool) -> Column:
+    """A QWERTY soft keyboard whose keys type into the focused field."""
+    rows: list[View] = []
+    for r, keys in enumerate(KEY_ROWS):
+        cells: list[View] = []
+        if r == 1:
+            cells.append(View(flex=0.5))
+        for k in keys:
+            label = k.upper() if shift and k.isalpha() else k
+            flex = 1.5 if k in "⇧⌫" else 5.0 if k == " " else 1.5 if k in "?⏎" else 1.0
+            fn = k in "⇧⌫?⏎"
+            shown = {"⏎": "↵", " ": "", "?": "?123"}.get(k, label)
+            cells.append(Text(shown, size=20 if not fn else 16, align="center",
+                              bg=_KEY_FN if fn else _KEY_BG, radius=dp(6), flex=flex,
+                              height=dp(46), padding=(0, dp(12), 0, 0),
+                              on_click=(lambda k=k: on_key(k)), max_lines=1))
+        if r == 1:
+            cells.append(View(flex=0.5))
+        rows.append(Row(cells, gap=dp(6), height=dp(52)))
+    return Column(rows, gap=dp(8), height=KEYBOARD_H, bg=_KB_BG,
+                  padding=(dp(4), dp(12), dp(4), dp(8)), in_dump=False)
+
+
+def toast(text: str) -> Text:
+    """A toast: a dark pill above the navigation bar."""
+    t = Text(text, size=14, color=(255, 255, 255), bg=(50, 50, 54), radius=dp(24),
+             padding=(dp(18), dp(12), dp(18), dp(12)), align="center", max_lines=2,
+             in_dump=False)
+    w = min(1080 - dp(64), t.natural_width() + 4)
+    t.width = w
+    t.height = t.measure(w)
+    t.align_in_stack = "bottom"  # type: ignore[attr-defined]
+    return t
+
+
+def scrim(on_click: Handler) -> View:
+    """The dim layer behind a dialog; tapping it dismisses the dialog."""
+    return View(bg=(80, 78, 86), on_click=on_click, in_dump=False)
+
+
+def overlay_stack(children: list[View], bottom_pad: int) -> Stack:
+    """A full-screen layer whose bottom-aligned children sit ``bottom_pad`` above the edge."""
+    return Stack(children, padding=(0, STATUS_BAR_H, 0, bottom_pad), in_dump=False)

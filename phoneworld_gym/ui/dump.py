@@ -1,0 +1,81 @@
+"""The accessibility tree as ``uiautomator dump`` XML, from the laid-out view tree."""
+
+from __future__ import annotations
+
+import re
+
+from phoneworld_gym.ui.view import View
+
+_BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_attr(value: str) -> str:
+    """Escape text for an XML attribute; characters XML 1.0 cannot hold become U+FFFD."""
+    value = _BAD_XML_CHARS.sub("\ufffd", value)
+    return (
+        value.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+        .replace("\t", "&#9;")
+    )
+
+
+def _b(v: bool) -> str:
+    return "true" if v else "false"
+
+
+def dump_nodes(root: View) -> list[View]:
+    """The views that appear in the dump, in document order (visible, ``in_dump``)."""
+    out: list[View] = []
+
+    def visit(v: View) -> None:
+        if not v.in_dump or v.clip is None:
+            return
+        out.append(v)
+        for c in v.children:
+            visit(c)
+
+    visit(root)
+    return out
+
+
+def to_xml(root: View, package: str, id_package: str | None = None) -> str:
+    """Serialise ``root`` the way ``uiautomator dump`` does. ``package`` is the foreground app;
+    resource ids are qualified with ``id_package`` (default: ``package``)."""
+    id_pkg = id_package or package
+    parts: list[str] = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
+                        '<hierarchy rotation="0">']
+
+    def visit(v: View, index: int) -> None:
+        if not v.in_dump or v.clip is None:
+            return
+        x1, y1, x2, y2 = v.clip
+        rid = v.rid if (not v.rid or ":" in v.rid) else f"{id_pkg}:id/{v.rid}"
+        text = "•" * len(v.text) if v.password else v.text
+        attrs = (
+            f'index="{index}" text="{xml_attr(text)}" resource-id="{xml_attr(rid)}" '
+            f'class="{v.cls}" package="{package}" content-desc="{xml_attr(v.desc)}" '
+            f'checkable="{_b(v.checkable)}" checked="{_b(v.checked)}" '
+            f'clickable="{_b(v.clickable)}" enabled="{_b(v.enabled)}" '
+            f'focusable="{_b(v.focusable or v.clickable)}" focused="{_b(v.focused)}" '
+            f'scrollable="{_b(v.scrollable)}" long-clickable="{_b(v.long_clickable)}" '
+            f'password="{_b(v.password)}" selected="{_b(v.selected)}" '
+            f'bounds="[{x1},{y1}][{x2},{y2}]"'
+        )
+        if v.hint:
+            attrs += f' hint="{xml_attr(v.hint)}"'
+        kids = [c for c in v.children if c.in_dump and c.clip is not None]
+        if not kids:
+            parts.append(f"<node {attrs} />")
+            return
+        parts.append(f"<node {attrs}>")
+        for i, c in enumerate(kids):
+            visit(c, i)
+        parts.append("</node>")
+
+    visit(root, 0)
+    parts.append("</hierarchy>")
+    return "".join(parts)

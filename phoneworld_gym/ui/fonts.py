@@ -1,0 +1,200 @@
+"""Fonts: Roboto (Android's typeface, from the ``font-roboto`` package) and Font Awesome Free
+icons (from ``fontawesomefree``). Both come from PyPI, so pictures match on every machine; when
+either is missing, Pillow's built-in scalable font stands in."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+
+from PIL import ImageFont
+
+FontT = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+_WEIGHTS = {
+    "regular": "Roboto-Regular.ttf",
+    "medium": "Roboto-Medium.ttf",
+    "bold": "Roboto-Bold.ttf",
+}
+
+
+def _package_dir(name: str) -> Path | None:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@functools.cache
+def _roboto_dir() -> Path | None:
+    d = _package_dir("font_roboto")
+    return d / "files" if d is not None and (d / "files").is_dir() else None
+
+
+@functools.cache
+def _icon_font_path() -> Path | None:
+    d = _package_dir("fontawesomefree")
+    if d is None:
+        return None
+    p = d / "static" / "fontawesomefree" / "webfonts" / "fa-solid-900.ttf"
+    return p if p.is_file() else None
+
+
+@functools.lru_cache(maxsize=256)
+def text_font(px: int, weight: str = "regular") -> FontT:
+    """Roboto at ``px`` pixels (em size)."""
+    px = max(1, int(px))
+    d = _roboto_dir()
+    if d is not None:
+        return ImageFont.truetype(str(d / _WEIGHTS.get(weight, _WEIGHTS["regular"])), px)
+    return ImageFont.load_default(size=px)
+
+
+@functools.lru_cache(maxsize=128)
+def icon_font(px: int) -> FontT | None:
+    """Font Awesome solid at ``px`` pixels, or ``None`` if the package is missing."""
+    p = _icon_font_path()
+    return ImageFont.truetype(str(p), max(1, int(px))) if p is not None else None
+
+
+def have_real_fonts() -> bool:
+    """True when Roboto and the icon font are both installed."""
+    return _roboto_dir() is not None and _icon_font_path() is not None
+
+
+# Font Awesome Free 6 code points for the icons the apps use.
+ICONS: dict[str, str] = {
+    "search": "\uf002",
+    "cart": "\uf07a",
+    "heart": "\uf004",
+    "star": "\uf005",
+    "star_half": "\uf5c0",
+    "user": "\uf007",
+    "home": "\uf015",
+    "back": "\uf060",
+    "forward": "\uf061",
+    "plus": "\u002b",
+    "minus": "\uf068",
+    "trash": "\uf1f8",
+    "edit": "\uf304",
+    "close": "\uf00d",
+    "menu": "\uf0c9",
+    "more": "\uf142",
+    "phone": "\uf095",
+    "mail": "\uf0e0",
+    "location": "\uf3c5",
+    "truck": "\uf0d1",
+    "card": "\uf09d",
+    "box": "\uf466",
+    "chevron_right": "\uf054",
+    "chevron_left": "\uf053",
+    "chevron_down": "\uf078",
+    "check": "\uf00c",
+    "filter": "\uf0b0",
+    "sort": "\uf0dc",
+    "store": "\uf54e",
+    "contacts": "\uf2b9",
+    "bell": "\uf0f3",
+    "wifi": "\uf1eb",
+    "battery": "\uf240",
+    "signal": "\uf012",
+    "square": "\uf0c8",
+    "circle": "\uf111",
+    "triangle_left": "\uf04b",
+    "receipt": "\uf543",
+    "list": "\uf03a",
+    "grid": "\uf00a",
+    "tag": "\uf02b",
+    "shirt": "\uf553",
+    "laptop": "\uf109",
+    "mobile": "\uf3cd",
+    "couch": "\uf4b8",
+    "book": "\uf02d",
+    "futbol": "\uf1e3",
+    "utensils": "\uf2e7",
+    "spa": "\uf5bb",
+    "gamepad": "\uf11b",
+    "baby": "\uf77c",
+    "paw": "\uf1b0",
+    "car": "\uf1b9",
+    "headphones": "\uf025",
+    "gem": "\uf3a5",
+    "shoe": "\uf54b",
+    "camera": "\uf030",
+    "undo": "\uf2ea",
+    "copy": "\uf0c5",
+    "share": "\uf1e0",
+    "gear": "\uf013",
+    "circle_user": "\uf2bd",
+    "circle_check": "\uf058",
+    "circle_xmark": "\uf057",
+    "backspace": "\uf55a",
+    "arrow_up": "\uf062",
+    "turn_down_left": "\uf3be",
+    "message": "\uf27a",
+    "clock": "\uf017",
+    "calendar": "\uf133",
+    "globe": "\uf0ac",
+    "keyboard": "\uf11c",
+    "wallet": "\uf555",
+    "percent": "%",
+    "bolt": "\uf0e7",
+    "gift": "\uf06b",
+    "leaf": "\uf06c",
+    "mug": "\uf0f4",
+    "hammer": "\uf6e3",
+    "pills": "\uf484",
+    "music": "\uf001",
+    # shopping (verified against fontawesomefree 6 metadata, solid set)
+    "tv": "\uf26c",
+    "dumbbell": "\uf44b",
+    "bicycle": "\uf206",
+    "basketball": "\uf434",
+    "bone": "\uf5d7",
+    "fish": "\uf578",
+    "apple": "\uf5d1",
+    "carrot": "\uf787",
+    "lemon": "\uf094",
+    "cookie": "\uf563",
+    "mug_hot": "\uf7b6",
+    "blender": "\uf517",
+    "lightbulb": "\uf0eb",
+    "bed": "\uf236",
+    "chair": "\uf6c0",
+    "puzzle": "\uf12e",
+    "dice": "\uf522",
+    "robot": "\uf544",
+    "palette": "\uf53f",
+    "bottle_droplet": "\ue4c4",
+    "pump_soap": "\ue06b",
+    "spray_can": "\uf5bd",
+    "tablet": "\uf3fa",
+    "socks": "\uf696",
+    "glasses": "\uf530",
+    "vest": "\ue085",
+    "mitten": "\uf7b5",
+    "campground": "\uf6bb",
+    "hiking": "\uf6ec",
+    "cat": "\uf6be",
+    "dog": "\uf6d3",
+    "bowl_food": "\ue4c6",
+    "jar": "\ue516",
+    "plug": "\uf1e6",
+    "bag_shopping": "\uf290",
+    "basket_shopping": "\uf291",
+    "truck_fast": "\uf48b",
+    "sliders": "\uf1de",
+    "ban": "\uf05e",
+    "fire": "\uf06d",
+    "box_open": "\uf49e",
+    "soap": "\ue06e",
+    "wheat": "\ue2cd",
+    "bread": "\uf7ec",
+    "seedling": "\uf4d8",
+    "umbrella": "\uf0e9",
+    "volleyball": "\uf45f",
+    "circle_info": "\uf05a",
+    "brush": "\uf55d",
+    "tags": "\uf02c",
+}

@@ -1,0 +1,468 @@
+"""The view tree: nodes, layout and hit testing.
+
+A screen is a function of the world that returns a tree of :class:`View` s. Layout assigns each
+node absolute ``box`` coordinates in logical device pixels; the renderer, the accessibility dump
+and hit testing all read that one laid-out tree, so what is drawn, what the tree says and what a
+tap hits never disagree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+
+from phoneworld_gym.ui.fonts import text_font
+
+Box = tuple[int, int, int, int]  # x1, y1, x2, y2 (right/bottom exclusive)
+Color = tuple[int, int, int] | tuple[int, int, int, int]
+Handler = Callable[[], None]
+SP = 2.625  # px per sp/dp
+
+
+def dp(v: float) -> int:
+    """Density-independent pixels -> device pixels."""
+    return int(round(v * SP))
+
+
+@dataclasses.dataclass(eq=False)
+class View:
+    """A rectangle with optional background, accessibility attributes and handlers.
+
+    Containers (``Column``, ``Row``, ``Stack``, ``Scroll``) arrange ``children``; leaves draw
+    text, icons or images. Sizes are device pixels; ``None`` means "from content" (height) or
+    "fill the parent" (width). ``flex`` shares leftover space in the parent's main axis.
+    """
+
+    children: list[View] = dataclasses.field(default_factory=list)
+    # accessibility
+    cls: str = "android.view.ViewGroup"
+    text: str = ""
+    desc: str = ""
+    rid: str = ""
+    hint: str = ""
+    checkable: bool = False
+    checked: bool = False
+    selected: bool = False
+    enabled: bool = True
+    focusable: bool = False
+    focused: bool = False
+    password: bool = False
+    in_dump: bool = True
+    # behaviour
+    on_click: Handler | None = None
+    on_long_click: Handler | None = None
+    # layout
+    width: int | None = None
+    height: int | None = None
+    flex: float = 0.0
+    padding: tuple[int, int, int, int] = (0, 0, 0, 0)
+    # style
+    bg: Color | None = None
+    radius: int = 0
+    border: Color | None = None
+    border_width: int = 0
+    # set by layout
+    box: Box = (0, 0, 0, 0)
+    clip: Box | None = None  # visible part after scroll clipping; None = not visible
+
+    # -- accessibility flags derived from handlers ------------------------------------------
+    @property
+    def clickable(self) -> bool:
+        return self.on_click is not None and self.enabled
+
+    @property
+    def long_clickable(self) -> bool:
+        return self.on_long_click is not None and self.enabled
+
+    @property
+    def scrollable(self) -> bool:
+        return False
+
+    # -- layout ------------------------------------------------------------------------------
+    def measure(self, width: int) -> int:
+        """Height this view wants at ``width``."""
+        if self.height is not None:
+            return self.height
+        return self.padding[1] + self.padding[3] + self.content_height(self.inner_width(width))
+
+    def inner_width(self, width: int) -> int:
+        return max(0, width - self.padding[0] - self.padding[2])
+
+    def content_height(self, inner_width: int) -> int:
+        return sum(c.measure(inner_width) for c in self.children)
+
+    def layout(self, x: int, y: int, w: int, h: int) -> None:
+        """Place this view at (x, y, x + w, y + h) and lay out its children."""
+        self.box = (x, y, x + w, y + h)
+        self.layout_children()
+
+    def layout_children(self) -> None:
+        x1, y1, x2, y2 = self.inner_box()
+        for c in self.children:
+            c.layout(x1, y1, x2 - x1, y2 - y1)
+
+    def inner_box(self) -> Box:
+        x1, y1, x2, y2 = self.box
+        pl, pt, pr, pb = self.padding
+        return x1 + pl, y1 + pt, max(x1 + pl, x2 - pr), max(y1 + pt, y2 - pb)
+
+    # -- traversal ---------------------------------------------------------------------------
+    def walk(self) -> Iterator[View]:
+        """This node and every descendant, in document (drawing) order."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+class Column(View):
+    """Children stacked top to bottom; ``flex`` children share the leftover height."""
+
+    def __init__(self, children: Sequence[View] = (), *, gap: int = 0, **kw: object):
+        super().__init__(children=list(children), **kw)  # type: ignore[arg-type]
+        self.gap = gap
+
+    def content_height(self, inner_width: int) -> int:
+        hs = [c.measure(inner_width) for c in self.children]
+        return sum(hs) + self.gap * max(0, len(hs) - 1)
+
+    def layout_children(self) -> None:
+        x1, y1, x2, y2 = self.inner_box()
+        w = x2 - x1
+        fixed = [0 if c.flex else c.measure(w) for c in self.children]
+        total_flex = sum(c.flex for c in self.children)
+        leftover = max(0, (y2 - y1) - sum(fixed) - self.gap * max(0, len(self.children) - 1))
+        y = y1
+        for c, h in zip(self.children, fixed):
+            if c.flex:
+                h = int(leftover * c.flex / total_flex)
+            c.layout(x1, y, w, h)
+            y += h + self.gap
+
+
+class Row(View):
+    """Children left to right, vertically centred; ``flex`` children share the leftover width.
+    A child with neither ``width`` nor ``flex`` takes its natural width (text, icons)."""
+
+    def __init__(self, children: Sequence[View] = (), *, gap: int = 0, **kw: object):
+        super().__init__(children=list(children), **kw)  # type: ignore[arg-type]
+        self.gap = gap
+
+    def _widths(self, inner_width: int) -> list[int]:
+        ws = [0 if c.flex else (c.width if c.width is not None else natural_width(c))
+              for c in self.children]
+        # a child with no intrinsic width (a field, an empty box) fills like flex=1
+        flexes = [c.flex or (1.0 if w == 0 and c.width is None else 0.0)
+                  for c, w in zip(self.children, ws)]
+        total_flex = sum(flexes)
+        leftover = max(0, inner_width - sum(ws) - self.gap * max(0, len(ws) - 1))
+        return [int(leftover * f / total_flex) if f else w for f, w in zip(flexes, ws)]
+
+    def content_height(self, inner_width: int) -> int:
+        ws = self._widths(inner_width)
+        return max((c.measure(w) for c, w in zip(self.children, ws)), default=0)
+
+    def layout_children(self) -> None:
+        x1, y1, x2, y2 = self.inner_box()
+        ws = self._widths(x2 - x1)
+        x = x1
+        for c, w in zip(self.children, ws):
+            h = min(c.measure(w), y2 - y1)
+            top = y1 + max(0, ((y2 - y1) - h) // 2)
+            c.layout(x, top, w, h)
+            x += w + self.gap
+
+
+class Stack(View):
+    """Children drawn on top of each other; each fills the box unless it has a fixed size, in
+    which case ``align`` places it ("center", "bottom_right", "bottom", "top_right")."""
+
+    def __init__(self, children: Sequence[View] = (), *, align: str = "center", **kw: object):
+        super().__init__(children=list(children), **kw)  # type: ignore[arg-type]
+        self.align = align
+
+    def content_height(self, inner_width: int) -> int:
+        return max((c.measure(inner_width) for c in self.children), default=0)
+
+    def layout_children(self) -> None:
+        x1, y1, x2, y2 = self.inner_box()
+        for c in self.children:
+            w = c.width if c.width is not None else x2 - x1
+            h = c.height if c.height is not None else (y2 - y1)
+            a = getattr(c, "align_in_stack", self.align)
+            if a == "bottom_right":
+                c.layout(x2 - w, y2 - h, w, h)
+            elif a == "bottom":
+                c.layout(x1 + (x2 - x1 - w) // 2, y2 - h, w, h)
+            elif a == "top_right":
+                c.layout(x2 - w, y1, w, h)
+            else:
+                c.layout(x1 + (x2 - x1 - w) // 2, y1 + (y2 - y1 - h) // 2, w, h)
+
+
+class Scroll(View):
+    """A vertical scrolling container (``RecyclerView`` / ``ScrollView``).
+
+    ``offset`` is how far the content is scrolled; ``on_scroll(new_offset)`` stores it. Children
+    outside the viewport are clipped from the picture, the dump and hit testing.
+    """
+
+    def __init__(
+        self,
+        children: Sequence[View] = (),
+        *,
+        offset: int = 0,
+        on_scroll: Callable[[int], None] | None = None,
+        gap: int = 0,
+        **kw: object,
+    ):
+        kw.setdefault("cls", "androidx.recyclerview.widget.RecyclerView")
+        kw.setdefault("flex", 1.0)
+        super().__init__(children=[Column(children, gap=gap)], **kw)  # type: ignore[arg-type]
+        self.offset = offset
+        self.on_scroll = on_scroll
+        self.content_h = 0
+
+    @property
+    def scrollable(self) -> bool:
+        return self.max_offset > 0
+
+    @property
+    def max_offset(self) -> int:
+        x1, y1, x2, y2 = self.inner_box()
+        return max(0, self.content_h - (y2 - y1))
+
+    def layout_children(self) -> None:
+        x1, y1, x2, y2 = self.inner_box()
+        content = self.children[0]
+        self.content_h = content.measure(x2 - x1)
+        self.offset = max(0, min(self.offset, self.max_offset))
+        content.layout(x1, y1 - self.offset, x2 - x1, self.content_h)
+
+    def scroll_by(self, dy: int) -> bool:
+        """Scroll content by ``dy`` px (positive reveals content below). False if it can't."""
+        new = max(0, min(self.offset + dy, self.max_offset))
+        if new == self.offset or self.on_scroll is None:
+            return False
+        self.on_scroll(new)
+        return True
+
+
+class Text(View):
+    """A run of text, wrapped to the width, at most ``max_lines`` lines (ellipsised)."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        size: float = 16,
+        weight: str = "regular",
+        color: Color = (29, 27, 32),
+        max_lines: int = 0,
+        align: str = "left",
+        line_height: float = 1.3,
+        strike: bool = False,
+        **kw: object,
+    ):
+        kw.setdefault("cls", "android.widget.TextView")
+        super().__init__(text=text, **kw)  # type: ignore[arg-type]
+        self.size_px = dp(size)
+        self.weight = weight
+        self.color = color
+        self.max_lines = max_lines
+        self.align = align
+        self.line_px = int(self.size_px * line_height)
+        self.strike = strike
+        self.lines: list[str] = []
+
+    def display_text(self) -> str:
+        return "•" * len(self.text) if self.password else self.text
+
+    def natural_width(self) -> int:
+        f = text_font(self.size_px, self.weight)
+        longest = max((f.getlength(s) for s in self.display_text().split("\n")), default=0)
+        return int(longest) + self.padding[0] + self.padding[2] + 1
+
+    def content_height(self, inner_width: int) -> int:
+        self.lines = wrap(self.display_text(), self.size_px, self.weight, inner_width,
+                          self.max_lines)
+        return self.line_px * max(1, len(self.lines))
+
+    def layout_children(self) -> None:
+        x1, y1, x2, _ = self.inner_box()
+        self.lines = wrap(self.display_text(), self.size_px, self.weight, x2 - x1, self.max_lines)
+
+
+class Icon(View):
+    """A Font Awesome glyph in a square box (an ``ImageView``; give it a ``desc``)."""
+
+    def __init__(self, name: str, *, size: float = 24, color: Color = (73, 69, 79),
+                 box: float | None = None, **kw: object):
+        kw.setdefault("cls", "android.widget.ImageView")
+        side = dp(box if box is not None else size)
+        kw.setdefault("width", side)
+        kw.setdefault("height", side)
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.name = name
+        self.glyph_px = dp(size)
+        self.color = color
+
+
+class Image(View):
+    """A picture placeholder: a tinted panel with a large glyph (product photos, avatars).
+    ``initials`` draws letters instead of the glyph (contact avatars)."""
+
+    def __init__(self, *, tint: Color, glyph: str = "box", initials: str = "",
+                 circle: bool = False, **kw: object):
+        kw.setdefault("cls", "android.widget.ImageView")
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.tint = tint
+        self.glyph = glyph
+        self.initials = initials
+        self.circle = circle
+
+
+class Divider(View):
+    """A 1 dp hairline."""
+
+    def __init__(self, *, color: Color = (202, 196, 208), inset: int = 0, **kw: object):
+        kw.setdefault("height", 3)
+        kw.setdefault("in_dump", False)
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.color = color
+        self.inset = inset
+
+
+def natural_width(v: View) -> int:
+    """Intrinsic width of a leaf; containers without a width fill (0 means 'unknown')."""
+    if isinstance(v, Text):
+        return v.natural_width()
+    if v.width is not None:
+        return v.width
+    if isinstance(v, Row):
+        return sum(natural_width(c) for c in v.children) + v.gap * max(0, len(v.children) - 1) \
+            + v.padding[0] + v.padding[2]
+    if v.children:
+        return max(natural_width(c) for c in v.children) + v.padding[0] + v.padding[2]
+    return 0
+
+
+def wrap(text: str, px: int, weight: str, width: int, max_lines: int = 0) -> list[str]:
+    """Greedy word wrap measured with the real font; long words break by character."""
+    f = text_font(px, weight)
+    out: list[str] = []
+    for para in text.split("\n"):
+        words = para.split(" ")
+        line = ""
+        for word in words:
+            cand = word if not line else f"{line} {word}"
+            if f.getlength(cand) <= width or not line and not word:
+                line = cand
+                continue
+            if line:
+                out.append(line)
+            line = word
+            while f.getlength(line) > width and len(line) > 1:
+                cut = len(line) - 1
+                while cut > 1 and f.getlength(line[:cut]) > width:
+                    cut -= 1
+                out.append(line[:cut])
+                line = line[cut:]
+        out.append(line)
+    if max_lines and len(out) > max_lines:
+        last = out[max_lines - 1]
+        while last and f.getlength(last + "…") > width:
+            last = last[:-1]
+        out = out[: max_lines - 1] + [last.rstrip() + "…"]
+    return out
+
+
+# -- visibility and hit testing -------------------------------------------------------------
+def intersect(a: Box, b: Box) -> Box | None:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    return (x1, y1, x2, y2) if x2 > x1 and y2 > y1 else None
+
+
+def compute_clips(root: View, screen: Box) -> None:
+    """Set each node's ``clip``: the part of it visible through every scroll viewport."""
+
+    def visit(v: View, clip: Box | None) -> None:
+        v.clip = intersect(v.box, clip) if clip is not None else None
+        child_clip = v.clip if isinstance(v, Scroll) else clip
+        if isinstance(v, Scroll) and v.clip is not None:
+            child_clip = intersect(v.inner_box(), v.clip)
+        for c in v.children:
+            visit(c, child_clip)
+
+    visit(root, screen)
+
+
+def hit_test(root: View, x: int, y: int, *, long: bool = False) -> View | None:
+    """The topmost, deepest clickable (or long-clickable) view whose visible part holds the
+    point. Later siblings are on top, as drawn."""
+
+    def inside(v: View) -> bool:
+        return v.clip is not None and v.clip[0] <= x < v.clip[2] and v.clip[1] <= y < v.clip[3]
+
+    def visit(v: View) -> View | None:
+        if not inside(v):
+            return None
+        for c in reversed(v.children):
+            hit = visit(c)
+            if hit is not None:
+                return hit
+        wants = v.long_clickable if long else v.clickable
+        return v if wants else None
+
+    return visit(root)
+
+
+def find_scrollable(root: View, x: int | None = None, y: int | None = None) -> Scroll | None:
+    """The innermost scrollable container under (x, y), or the largest on screen."""
+    best: Scroll | None = None
+    best_area = -1
+    for v in root.walk():
+        if not isinstance(v, Scroll) or v.clip is None or not v.scrollable:
+            continue
+        if x is not None and y is not None:
+            if v.clip[0] <= x < v.clip[2] and v.clip[1] <= y < v.clip[3]:
+                best = v  # later in document order = deeper
+            continue
+        area = (v.clip[2] - v.clip[0]) * (v.clip[3] - v.clip[1])
+        if area > best_area:
+            best, best_area = v, area
+    return best
+
+
+class TextField(View):
+    """An editable text field (``EditText``), a leaf. ``key`` names it for keyboard focus;
+    ``on_text(new_value)`` stores what is typed; ``on_submit`` runs on the enter key."""
+
+    def __init__(
+        self,
+        key: str,
+        value: str,
+        *,
+        on_text: Callable[[str], None],
+        on_submit: Handler | None = None,
+        label: str = "",
+        size: float = 16,
+        outlined: bool = True,
+        **kw: object,
+    ):
+        kw.setdefault("cls", "android.widget.EditText")
+        kw.setdefault("height", dp(56))
+        kw.setdefault("focusable", True)
+        super().__init__(text=value, **kw)  # type: ignore[arg-type]
+        self.key = key
+        self.on_text = on_text
+        self.on_submit = on_submit
+        self.label = label
+        self.size_px = dp(size)
+        self.outlined = outlined
+        if self.on_click is None:
+            self.on_click = _noop  # focusing is done by the phone
+
+
+def _noop() -> None:
+    return None

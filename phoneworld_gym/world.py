@@ -1,0 +1,85 @@
+"""All state of the simulated phone as plain, JSON-serialisable data.
+
+Each app keeps its data in ``stores[app]``; what the user interface remembers (which screens
+are open, scroll positions, drafts, focus) lives in ``stacks`` and ``ui``, so verifiers that
+compare stores are not disturbed by browsing. Snapshot and restore are a deep copy.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+from typing import Any
+
+LAUNCHER = "launcher"
+#: The frozen clock every episode starts from (local time, no time zone games).
+DEFAULT_CLOCK = "2026-03-14T10:30:00"
+
+
+@dataclasses.dataclass
+class World:
+    """The phone's state. Every field is JSON data."""
+
+    seed: int = 0
+    clock: str = DEFAULT_CLOCK
+    stores: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    #: per app, its back stack of activities: {"screen", "args", "state"}
+    stacks: dict[str, list[dict[str, Any]]] = dataclasses.field(default_factory=dict)
+    foreground: str = LAUNCHER
+    #: keyboard focus: the key of a text field on the foreground activity, or None
+    focus: str | None = None
+    shift: bool = False
+    clipboard: str = ""
+    toast: dict[str, Any] | None = None
+    notifications: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    settings: dict[str, dict[str, str]] = dataclasses.field(
+        default_factory=lambda: {"system": {}, "secure": {}, "global": {}}
+    )
+
+    # -- activities --------------------------------------------------------------------------
+    def top(self) -> dict[str, Any] | None:
+        """The foreground activity, or None on the home screen."""
+        if self.foreground == LAUNCHER:
+            return None
+        stack = self.stacks.get(self.foreground) or []
+        return stack[-1] if stack else None
+
+    # -- serialisation -----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return copy.deepcopy(dataclasses.asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> World:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown world fields {sorted(unknown)}")
+        return cls(**copy.deepcopy(data))
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False,
+                          separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> World:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"world JSON is malformed: {e}") from None
+        if not isinstance(data, dict):
+            raise ValueError("world JSON must be an object")
+        return cls.from_dict(data)
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    def restore(self, snap: dict[str, Any]) -> None:
+        other = World.from_dict(snap)
+        for f in dataclasses.fields(self):
+            setattr(self, f.name, getattr(other, f.name))
+
+    def state_hash(self) -> str:
+        """sha256 of the canonical JSON form."""
+        return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()

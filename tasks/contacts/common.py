@@ -1,0 +1,59 @@
+"""Shared pieces of the Contacts tasks: reading the provider rows, the usual UI paths."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.matchers import digits, normalize
+from phoneworld_gym.oracle import scroll_to, tap, type_into
+
+
+def by_id(rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    return {int(r["_id"]): r for r in rows}
+
+
+def pick(rng: np.random.Generator, probe: Probe, *, where: Any = None) -> dict[str, Any]:
+    """A random contact row (optionally satisfying ``where(row)``)."""
+    rows = [r for r in probe.contacts() if r["display_name"] and (where is None or where(r))]
+    if not rows:
+        raise RuntimeError("no contact fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def same_name(a: str, b: str) -> bool:
+    return normalize(a) == normalize(b)
+
+
+def same_number(a: str, b: str) -> bool:
+    return digits(a) == digits(b) and bool(digits(a))
+
+
+def others_unchanged(before: list[dict[str, Any]], after: list[dict[str, Any]],
+                     changed: set[int]) -> bool:
+    """Every contact except the ids in ``changed`` is still there, as it was."""
+    b, a = by_id(before), by_id(after)
+    return all(a.get(i) == row for i, row in b.items() if i not in changed) and \
+        set(a) - set(b) <= changed
+
+
+def open_contact(device: Device, name: str) -> Iterator[Action]:
+    """From anywhere: open Contacts, search the name, open the contact."""
+    yield Action("open_app", app_name="Contacts")
+    for _ in range(5):
+        if tap_if(device, rid="search_bar"):
+            break
+        yield Action("navigate_back")
+    yield type_into(device, name, rid="search_bar")
+    yield from scroll_to(device, text=name, rid="contact_title")
+    yield tap(device, text=name, rid="contact_title")
+
+
+def tap_if(device: Device, **kw: Any) -> bool:
+    from phoneworld_gym.oracle import find
+
+    return find(device, **kw) is not None

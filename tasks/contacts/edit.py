@@ -1,0 +1,242 @@
+"""Contacts tasks that change the address book: add, edit a number, favourite, delete."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from phoneworld_gym.tasks.contacts.common import (
+    by_id,
+    open_contact,
+    others_unchanged,
+    pick,
+    same_name,
+    same_number,
+)
+
+from phoneworld_gym.apps.contacts import store as cs
+from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.oracle import scroll_to, tap, type_into
+from phoneworld_gym.task import Task, register_task
+
+
+@register_task
+class ContactsAdd(Task):
+    """Create a contact with a name and a phone number."""
+
+    id = "ContactsAdd"
+    apps = ("contacts",)
+    difficulty = "easy"
+    tags = ("form",)
+    optimal_steps = 6
+    common_probes_only = True
+    template = "Add a new contact named {first} {last} with the phone number {phone}."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        taken = {r["display_name"] for r in probe.contacts()}
+        while True:
+            first = cs.FIRST[int(rng.integers(len(cs.FIRST)))]
+            last = cs.LAST[int(rng.integers(len(cs.LAST)))]
+            if f"{first} {last}" not in taken:
+                break
+        return {"first": first, "last": last, "phone": cs.random_phone(rng)}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        before, after = self.contacts_before, device.probe.contacts()
+        new = [r for i, r in by_id(after).items() if i not in by_id(before)]
+        if len(new) != 1:
+            return 0.0
+        r = new[0]
+        ok = (same_name(r["display_name"], f"{self.params['first']} {self.params['last']}")
+              and same_number(r["number"], self.params["phone"])
+              and others_unchanged(before, after, {int(r["_id"])}))
+        return 1.0 if ok else 0.0
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield Action("open_app", app_name="Contacts")
+        yield from _to_list(device)
+        yield tap(device, desc="Create contact")
+        yield type_into(device, self.params["first"], rid="field_first")
+        yield type_into(device, self.params["last"], rid="field_last")
+        yield from scroll_to(device, rid="field_phone")
+        yield type_into(device, self.params["phone"], rid="field_phone")
+        yield tap(device, rid="save")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        wrong = dict(self.params, phone=_off_by_one(self.params["phone"]))
+        yield from type(self)(wrong).oracle(device)
+        yield Action("status", goal_status="complete")
+
+
+def _off_by_one(phone: str) -> str:
+    last = phone[-1]
+    return phone[:-1] + ("0" if last == "9" else str(int(last) + 1))
+
+
+@register_task
+class ContactsEditPhone(Task):
+    """Replace one contact's phone number."""
+
+    id = "ContactsEditPhone"
+    apps = ("contacts",)
+    difficulty = "medium"
+    tags = ("form", "search")
+    optimal_steps = 6
+    common_probes_only = True
+    template = "Change the phone number of {name} to {phone}."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        row = pick(rng, probe)
+        return {"name": row["display_name"], "id": int(row["_id"]),
+                "phone": cs.random_phone(rng)}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        before, after = by_id(self.contacts_before), by_id(device.probe.contacts())
+        cid = self.params["id"]
+        if cid not in after:
+            return 0.0
+        want = dict(before[cid], number=after[cid]["number"])
+        ok = (same_number(after[cid]["number"], self.params["phone"]) and after[cid] == want
+              and others_unchanged(self.contacts_before, device.probe.contacts(), {cid}))
+        return 1.0 if ok else 0.0
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_contact(device, self.params["name"])
+        yield tap(device, desc="Edit contact")
+        yield from scroll_to(device, rid="field_phone")
+        yield type_into(device, self.params["phone"], rid="field_phone", clear=True)
+        yield tap(device, rid="save")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Types the new number after the old one instead of replacing it."""
+        yield from open_contact(device, self.params["name"])
+        yield tap(device, desc="Edit contact")
+        yield from scroll_to(device, rid="field_phone")
+        yield type_into(device, self.params["phone"], rid="field_phone", clear=False)
+        yield tap(device, rid="save")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class ContactsStar(Task):
+    """Mark a contact as a favourite."""
+
+    id = "ContactsStar"
+    apps = ("contacts",)
+    difficulty = "easy"
+    optimal_steps = 4
+    common_probes_only = True
+    template = "Add {name} to my favorite contacts."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        row = pick(rng, probe, where=lambda r: not r["starred"])
+        return {"name": row["display_name"], "id": int(row["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        after = by_id(device.probe.contacts())
+        cid = self.params["id"]
+        ok = (cid in after and after[cid]["starred"] == 1
+              and dict(after[cid], starred=0) == by_id(self.contacts_before)[cid]
+              and others_unchanged(self.contacts_before, device.probe.contacts(), {cid}))
+        return 1.0 if ok else 0.0
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_contact(device, self.params["name"])
+        yield tap(device, desc="Add to favorites")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Stars someone else with the same first name, or the first other person listed."""
+        other = _someone_else(self.contacts_before, self.params["id"])
+        yield from open_contact(device, other)
+        yield tap(device, desc="Add to favorites")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class ContactsDelete(Task):
+    """Delete one contact (and only that one)."""
+
+    id = "ContactsDelete"
+    apps = ("contacts",)
+    difficulty = "easy"
+    tags = ("dialog",)
+    optimal_steps = 5
+    split = "test"
+    common_probes_only = True
+    template = "Remove {name} from my contacts."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        row = pick(rng, probe)
+        return {"name": row["display_name"], "id": int(row["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        after = device.probe.contacts()
+        before = [r for r in self.contacts_before if r["_id"] != self.params["id"]]
+        return 1.0 if sorted(after, key=lambda r: r["_id"]) == sorted(
+            before, key=lambda r: r["_id"]) else 0.0
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_contact(device, self.params["name"])
+        yield tap(device, desc="Delete")
+        yield tap(device, text="Delete", cls="Button")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Deletes the wrong person."""
+        other = _someone_else(self.contacts_before, self.params["id"])
+        yield from open_contact(device, other)
+        yield tap(device, desc="Delete")
+        yield tap(device, text="Delete", cls="Button")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class ContactsDeleteMissing(Task):
+    """Infeasible by design: the person is not in the address book."""
+
+    id = "ContactsDeleteMissing"
+    apps = ("contacts",)
+    difficulty = "medium"
+    tags = ("infeasible", "search")
+    optimal_steps = 4
+    feasible = False
+    common_probes_only = True
+    template = "Delete {name} from my contacts."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        taken = {r["display_name"] for r in probe.contacts()}
+        while True:
+            name = (f"{cs.FIRST[int(rng.integers(len(cs.FIRST)))]} "
+                    f"{cs.LAST[int(rng.integers(len(cs.LAST)))]}")
+            if name not in taken:
+                return {"name": name}
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield Action("open_app", app_name="Contacts")
+        yield from _to_list(device)
+        yield type_into(device, self.params["name"], rid="search_bar")
+        yield Action("status", goal_status="infeasible")
+
+
+def _someone_else(rows: list[dict[str, Any]], cid: int) -> str:
+    me = next(r for r in rows if r["_id"] == cid)
+    first = me["display_name"].split()[0]
+    same_first = [r for r in rows if r["_id"] != cid and r["display_name"].startswith(first)]
+    pool = same_first or [r for r in rows if r["_id"] != cid]
+    return str(pool[0]["display_name"])
+
+
+def _to_list(device: Device) -> Iterator[Action]:
+    """Back out to the contact list if the app resumed on another screen."""
+    from phoneworld_gym.oracle import find
+
+    for _ in range(5):
+        if find(device, rid="search_bar") is not None:
+            return
+        yield Action("navigate_back")

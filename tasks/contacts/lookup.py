@@ -1,0 +1,120 @@
+"""Contacts information-retrieval tasks: the agent answers from what it reads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from phoneworld_gym.tasks.contacts.common import by_id, open_contact, pick
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.matchers import NumberMatch, PhoneMatch, StringMatch
+from phoneworld_gym.oracle import scroll_to, text_of
+from phoneworld_gym.task import Task, register_task
+
+
+@register_task
+class ContactsLookupPhone(Task):
+    """Read a contact's phone number."""
+
+    id = "ContactsLookupPhone"
+    apps = ("contacts",)
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 4
+    common_probes_only = True
+    answer_matcher = PhoneMatch()
+    template = "What is {name}'s phone number?"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        row = pick(rng, probe)
+        return {"name": row["display_name"], "id": int(row["_id"])}
+
+    def expected_answer(self, device: Device) -> Any:
+        return by_id(self.contacts_before)[self.params["id"]]["number"]
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_contact(device, self.params["name"])
+        yield Action("answer", text=text_of(device, rid="phone_title") or "")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Answers with another contact's number."""
+        other = next(r for r in self.contacts_before if r["_id"] != self.params["id"])
+        yield Action("answer", text=other["number"])
+
+
+@register_task
+class ContactsCompanyOf(Task):
+    """Read where a contact works."""
+
+    id = "ContactsCompanyOf"
+    apps = ("contacts",)
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 5
+    split = "test"
+    common_probes_only = True
+    answer_matcher = StringMatch()
+    template = "Which company does {name} work for?"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        row = pick(rng, probe, where=lambda r: bool(r["company"]))
+        return {"name": row["display_name"], "id": int(row["_id"])}
+
+    def expected_answer(self, device: Device) -> Any:
+        return by_id(self.contacts_before)[self.params["id"]]["company"]
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_contact(device, self.params["name"])
+        yield from scroll_to(device, rid="company_title")
+        yield Action("answer", text=text_of(device, rid="company_title") or "")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Answers with a company someone else works for."""
+        mine = by_id(self.contacts_before)[self.params["id"]]["company"]
+        other = next(r["company"] for r in self.contacts_before
+                     if r["company"] and r["company"] != mine)
+        yield Action("answer", text=other)
+
+
+@register_task
+class ContactsCountFavorites(Task):
+    """Count the favourites."""
+
+    id = "ContactsCountFavorites"
+    apps = ("contacts",)
+    category = "information-retrieval"
+    difficulty = "medium"
+    optimal_steps = 3
+    common_probes_only = True
+    answer_matcher = NumberMatch()
+    template = "How many favorite contacts do I have?"
+
+    def expected_answer(self, device: Device) -> Any:
+        return sum(1 for r in self.contacts_before if r["starred"])
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield Action("open_app", app_name="Contacts")
+        # favourites are listed first, under their own header, followed by the letter headers
+        from phoneworld_gym.oracle import elements
+
+        els = elements(device)
+        count = 0
+        in_fav = False
+        for e in els:
+            if e.text == "Favorites":
+                in_fav = True
+                continue
+            if in_fav and (e.resource_id or "").endswith("/section_header"):
+                break
+            if in_fav and (e.resource_id or "").endswith("/contact_title"):
+                count += 1
+        yield Action("answer", text=str(count))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Off by one."""
+        yield Action("answer", text=str(self.expected_answer(device) + 1))

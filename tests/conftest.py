@@ -1,0 +1,44 @@
+"""Shared helpers: run a task's oracle (or near miss) through an env."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+import gymnasium
+import pytest
+
+import phoneworld_gym
+from phoneworld_gym import Action
+
+TASK_IDS = [t.id for t in phoneworld_gym.list_tasks()]
+ENV_IDS = sorted(e for e in gymnasium.registry if e.startswith("PhoneWorld/"))
+
+
+def run_script(env: gymnasium.Env, script: Callable[[], Iterator[Action]],
+               on_step: Callable[[dict[str, Any]], None] | None = None
+               ) -> tuple[float, dict[str, Any]]:
+    """Step the actions a generator yields; claim completion if it stops without ending."""
+    reward, info = 0.0, {}
+    for action in script():
+        _, reward, term, trunc, info = env.step(action)
+        assert not info["action_error"], f"{action} -> {info['action_error']}"
+        if on_step is not None:
+            on_step(info)
+        if term or trunc:
+            return float(reward), info
+    _, reward, term, trunc, info = env.step(Action("status", goal_status="complete"))
+    return float(reward), info
+
+
+@pytest.fixture
+def make_env() -> Iterator[Callable[..., gymnasium.Env]]:
+    envs: list[gymnasium.Env] = []
+
+    def make(env_id: str = "PhoneWorld/All-v0", **kw: Any) -> gymnasium.Env:
+        env = gymnasium.make(env_id, **kw)
+        envs.append(env)
+        return env
+
+    yield make
+    for e in envs:
+        e.close()

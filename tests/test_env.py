@@ -1,0 +1,143 @@
+"""The Gymnasium contract, for every registered id."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from conftest import ENV_IDS, TASK_IDS
+from gymnasium.utils.env_checker import check_env
+
+import phoneworld_gym
+from phoneworld_gym import Action
+
+
+def test_ids_are_generated_from_the_registry():
+    assert "PhoneWorld/Shopping-v0" in ENV_IDS
+    assert "PhoneWorld/Contacts-v0" in ENV_IDS
+    for t in TASK_IDS:
+        assert phoneworld_gym.list_tasks() and f"PhoneWorld/{t}-v0" in ENV_IDS
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_check_env_passes_without_warnings(env_id):
+    env = gymnasium.make(env_id, screenshot_size=(270, 600))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+def test_reset_selects_task_and_params(make_env):
+    env = make_env("PhoneWorld/Contacts-v0", obs_mode="a11y")
+    obs, info = env.reset(seed=3, options={"task": "ContactsAdd",
+                                           "params": {"first": "Zed", "last": "Quux",
+                                                      "phone": "+1 555-555-0000"}})
+    assert info["task"] == "ContactsAdd"
+    assert "Zed Quux" in obs["goal"] and info["params"]["first"] == "Zed"
+    assert info["steps"] == 0 and info["success"] is False and info["action_error"] == ""
+
+
+def test_app_env_samples_only_that_apps_tasks(make_env):
+    env = make_env("PhoneWorld/Contacts-v0", obs_mode="a11y")
+    seen = {env.reset(seed=s)[1]["task"] for s in range(12)}
+    assert seen and all(t.startswith("Contacts") for t in seen)
+    assert len(seen) > 1
+
+
+def test_meaningless_action_is_a_noop_with_error(make_env):
+    env = make_env("PhoneWorld/ContactsAdd-v0", obs_mode="a11y")
+    obs, _ = env.reset(seed=0)
+    dev = env.unwrapped.device
+    before = dev.world.state_hash()
+    for action in (Action("click", index=500), Action("open_app", app_name="Nope"),
+                   Action("keyboard_enter"), Action("input_text", text="hi"),
+                   Action("click", x=540, y=1800)):
+        obs2, reward, term, trunc, info = env.step(action)
+        assert info["action_error"], action
+        assert reward == 0.0 and not term
+        assert dev.world.state_hash() == before, f"{action} changed the world"
+
+
+@pytest.mark.parametrize("bad", [
+    {"action_type": "fly"},
+    {"action_type": "click"},
+    {"action_type": "click", "index": 1, "x": 3, "y": 4},
+    {"action_type": "click", "x": 5000, "y": 10},
+    {"action_type": "scroll", "direction": "diagonal"},
+    {"action_type": "status", "goal_status": "maybe"},
+    {"action_type": "input_text"},
+    {"action_type": "click", "index": 1, "colour": "red"},
+    "not json",
+    42,
+])
+def test_action_outside_the_space_raises_value_error(make_env, bad):
+    env = make_env("PhoneWorld/ContactsAdd-v0", obs_mode="a11y")
+    env.reset(seed=0)
+    with pytest.raises(ValueError):
+        env.step(bad)
+
+
+def test_step_accepts_action_json_and_space_samples(make_env):
+    env = make_env("PhoneWorld/ContactsAdd-v0", obs_mode="a11y")
+    env.reset(seed=0)
+    env.step(Action("open_app", app_name="Contacts"))
+    env.step({"action_type": "scroll", "direction": "down"})
+    env.step('{"action_type": "navigate_home"}')
+    space = env.action_space
+    space.seed(1)
+    for _ in range(10):
+        env.step(space.sample())
+        if env.unwrapped.done:
+            env.reset(seed=0)
+
+
+def test_step_budget_truncates_with_verifier_reward(make_env):
+    env = make_env("PhoneWorld/ContactsStar-v0", obs_mode="a11y", max_steps=3)
+    env.reset(seed=0)
+    results = [env.step(Action("wait")) for _ in range(3)]
+    _, reward, term, trunc, info = results[-1]
+    assert trunc and not term and reward == 0.0 and info["steps"] == 3
+    with pytest.raises(RuntimeError):
+        env.step(Action("wait"))
+
+
+def test_env_pickles_and_keeps_working(make_env):
+    env = make_env("PhoneWorld/ContactsAdd-v0", screenshot_size=(270, 600))
+    env.reset(seed=5)
+    env.step(Action("open_app", app_name="Contacts"))
+    clone = pickle.loads(pickle.dumps(env))
+    a = env.step(Action("scroll", direction="down"))[0]
+    b = clone.step(Action("scroll", direction="down"))[0]
+    assert a["a11y"] == b["a11y"]
+    assert np.array_equal(a["screenshot"], b["screenshot"])
+
+
+def test_async_vector_env_runs():
+    envs = gymnasium.make_vec("PhoneWorld/Contacts-v0", num_envs=2,
+                              vectorization_mode="async",
+                              screenshot_size=(108, 240))
+    try:
+        obs, info = envs.reset(seed=[1, 2])
+        assert obs["screenshot"].shape == (2, 240, 108, 3)
+        actions = {k: np.array([v, v]) for k, v in
+                   {"action_type": 8, "target": 0, "index": 0, "x": 0, "y": 0, "text": "",
+                    "direction": 0, "app_name": "", "goal_status": 0,
+                    "clear_text": 0}.items()}
+        actions["text"] = ("", "")
+        actions["app_name"] = ("", "")
+        obs, rew, term, trunc, info = envs.step(actions)
+        assert rew.shape == (2,)
+    finally:
+        envs.close()
+
+
+def test_render_rgb_array(make_env):
+    env = make_env("PhoneWorld/ContactsAdd-v0", render_mode="rgb_array",
+                   screenshot_size=(540, 1200))
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (1200, 540, 3) and frame.dtype == np.uint8 and frame.std() > 5
