@@ -60,11 +60,18 @@ def keyboard(on_key: Callable[[str], None], shift: bool) -> Column:
             label = k.upper() if shift and k.isalpha() else k
             flex = 1.5 if k in "⇧⌫" else 5.0 if k == " " else 1.5 if k in "?⏎" else 1.0
             fn = k in "⇧⌫?⏎"
-            shown = {"⏎": "↵", " ": "", "?": "?123"}.get(k, label)
+            glyph = {"⇧": "arrow_up", "⌫": "backspace", "⏎": "turn_down_left"}.get(k)
+            handler = _presser(on_key, k)
+            if glyph is not None:
+                cells.append(Icon(glyph, size=18, width=None, height=dp(46), flex=flex,
+                                  bg=_KEY_FN, radius=dp(6), color=(60, 64, 67),
+                                  on_click=handler))
+                continue
+            shown = {" ": "", "?": "?123"}.get(k, label)
             cells.append(Text(shown, size=20 if not fn else 16, align="center",
                               bg=_KEY_FN if fn else _KEY_BG, radius=dp(6), flex=flex,
                               height=dp(46), padding=(0, dp(12), 0, 0),
-                              on_click=(lambda k=k: on_key(k)), max_lines=1))
+                              on_click=handler, max_lines=1))
         if r == 1:
             cells.append(View(flex=0.5))
         rows.append(Row(cells, gap=dp(6), height=dp(52)))
@@ -92,3 +99,7 @@ def scrim(on_click: Handler) -> View:
 def overlay_stack(children: list[View], bottom_pad: int) -> Stack:
     """A full-screen layer whose bottom-aligned children sit ``bottom_pad`` above the edge."""
     return Stack(children, padding=(0, STATUS_BAR_H, 0, bottom_pad), in_dump=False)
+
+
+def _presser(on_key: Callable[[str], None], key: str) -> Handler:
+    return lambda: on_key(key)

@@ -9,6 +9,7 @@ tap hits never disagree.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Sequence
 
 from phoneworld_gym.ui.fonts import text_font
@@ -278,8 +279,8 @@ class Text(View):
         return "•" * len(self.text) if self.password else self.text
 
     def natural_width(self) -> int:
-        f = text_font(self.size_px, self.weight)
-        longest = max((f.getlength(s) for s in self.display_text().split("\n")), default=0)
+        longest = max((text_width(s, self.size_px, self.weight)
+                       for s in self.display_text().split("\n")), default=0)
         return int(longest) + self.padding[0] + self.padding[2] + 1
 
     def content_height(self, inner_width: int) -> int:
@@ -346,9 +347,25 @@ def natural_width(v: View) -> int:
     return 0
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def text_width(s: str, px: int, weight: str = "regular") -> float:
+    """Advance width of ``s`` in pixels (cached: font measurement dominates layout)."""
+    return float(text_font(px, weight).getlength(s))
+
+
 def wrap(text: str, px: int, weight: str, width: int, max_lines: int = 0) -> list[str]:
     """Greedy word wrap measured with the real font; long words break by character."""
-    f = text_font(px, weight)
+    return list(_wrap(text, px, weight, width, max_lines))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _wrap(text: str, px: int, weight: str, width: int, max_lines: int) -> tuple[str, ...]:
+    class _F:  # measure through the cache
+        @staticmethod
+        def getlength(s: str) -> float:
+            return text_width(s, px, weight)
+
+    f = _F()
     out: list[str] = []
     for para in text.split("\n"):
         words = para.split(" ")
@@ -373,7 +390,7 @@ def wrap(text: str, px: int, weight: str, width: int, max_lines: int = 0) -> lis
         while last and f.getlength(last + "…") > width:
             last = last[:-1]
         out = out[: max_lines - 1] + [last.rstrip() + "…"]
-    return out
+    return tuple(out)
 
 
 # -- visibility and hit testing -------------------------------------------------------------
