@@ -58,6 +58,7 @@ class App:
 
 
 _APPS: dict[str, App] = {}
+_discovered = False
 
 
 def register_app(cls: type[App]) -> type[App]:
@@ -77,7 +78,9 @@ def _discover() -> None:
 
 def all_apps() -> dict[str, App]:
     """Every registered app by name (discovers the ``apps`` package on first use)."""
-    if not _APPS:
+    global _discovered
+    if not _discovered:
+        _discovered = True
         _discover()
     return dict(_APPS)
 

@@ -181,6 +181,7 @@ class Task:
 
 
 _TASKS: dict[str, type[Task]] = {}
+_discovered = False
 
 
 def register_task(cls: type[Task]) -> type[Task]:
@@ -216,7 +217,9 @@ def _discover() -> None:
 
 def all_tasks() -> dict[str, type[Task]]:
     """Every registered task by id (discovers ``phoneworld_gym.tasks`` on first use)."""
-    if not _TASKS:
+    global _discovered
+    if not _discovered:
+        _discovered = True
         _discover()
     return dict(sorted(_TASKS.items()))
 

@@ -24,6 +24,18 @@ SIZE = (270, 600)
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
+APP_LABELS = sorted(a.label for a in phoneworld_gym.list_apps() if a.kind != "system")
+
+
+def steer(sample: dict[str, Any]) -> dict[str, Any]:
+    """Keep a space sample in the space but make it likelier to do something: element indices
+    small enough to exist, and app names that are installed (both derived from the draw)."""
+    sample = dict(sample)
+    sample["index"] = int(sample["index"]) % 12
+    sample["app_name"] = APP_LABELS[int(sample["index"]) % len(APP_LABELS)]
+    return sample
+
+
 def rollout(seed: int, steps: int = STEPS) -> list[tuple[Any, ...]]:
     """Reset at ``seed`` and step seeded random in-space actions, resetting when an episode
     ends. Returns every observation (screenshot bytes, XML, goal) with reward and info."""
@@ -34,7 +46,7 @@ def rollout(seed: int, steps: int = STEPS) -> list[tuple[Any, ...]]:
         out: list[tuple[Any, ...]] = [("reset", obs["screenshot"].tobytes(), obs["a11y"],
                                        obs["goal"], info["task"], repr(info["params"]))]
         for _ in range(steps):
-            sample = env.action_space.sample()
+            sample = steer(env.action_space.sample())
             try:
                 Action.from_any(sample)
             except ValueError:
@@ -73,7 +85,7 @@ def test_same_seed_same_observations(rollout_7):
     for i, (a, b) in enumerate(zip(rollout_7, again)):
         assert a == b, f"record {i} differs ({a[0]})"
     # the rollout did something: more than one distinct screen was seen
-    assert len({rec[2] for rec in rollout_7}) > 1
+    assert len({rec[2] for rec in rollout_7}) >= 3
 
 
 def test_same_digest_in_a_fresh_process(rollout_7):

@@ -93,7 +93,7 @@ def toast(text: str) -> Text:
 
 def scrim(on_click: Handler) -> View:
     """The dim layer behind a dialog; tapping it dismisses the dialog."""
-    return View(bg=(80, 78, 86), on_click=on_click, in_dump=False)
+    return View(bg=(0, 0, 0, 115), on_click=on_click, in_dump=False)
 
 
 def overlay_stack(children: list[View], bottom_pad: int) -> Stack:

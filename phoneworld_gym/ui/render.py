@@ -78,7 +78,14 @@ def _draw_scroll_children(c: Canvas, v: Scroll) -> None:
 
 def _draw_self(c: Canvas, v: View) -> None:
     s = c.s
-    if v.bg is not None or v.border is not None:
+    if v.bg is not None and len(v.bg) == 4 and not v.radius:
+        # translucent fill (dialog scrim): blend the region below with the colour
+        r = c.rect(v.box)
+        box = (r[0], r[1], r[2] + 1, r[3] + 1)
+        under = c.img.crop(box)
+        tint = PILImage.new("RGB", under.size, v.bg[:3])
+        c.img.paste(PILImage.blend(under, tint, v.bg[3] / 255.0), box[:2])
+    elif v.bg is not None or v.border is not None:
         r = c.rect(v.box)
         rad = int(v.radius * s)
         width = max(1, int(round(v.border_width * s))) if v.border is not None else 0

@@ -335,10 +335,10 @@ class Divider(View):
 
 def natural_width(v: View) -> int:
     """Intrinsic width of a leaf; containers without a width fill (0 means 'unknown')."""
-    if isinstance(v, Text):
-        return v.natural_width()
     if v.width is not None:
         return v.width
+    if isinstance(v, Text):
+        return v.natural_width()
     if isinstance(v, Row):
         return sum(natural_width(c) for c in v.children) + v.gap * max(0, len(v.children) - 1) \
             + v.padding[0] + v.padding[2]

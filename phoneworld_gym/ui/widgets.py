@@ -20,6 +20,7 @@ from phoneworld_gym.ui.view import (
     TextField,
     View,
     dp,
+    natural_width,
 )
 
 
@@ -164,7 +165,7 @@ def chip(label: str, *, selected: bool = False, on_click: Handler | None = None,
     h = dp(32)
     line_px = int(dp(14) * 1.3)
     pad_v = (h - line_px) // 2
-    return Text(("✓ " if selected else "") + label, size=14, weight="medium",
+    return Text(label, size=14, weight="medium",
                 color=theme.on_surface if enabled else (170, 166, 172),
                 bg=theme.primary_container if selected else None,
                 border=None if selected else theme.outline_variant, border_width=3,
@@ -179,7 +180,7 @@ def wrap_row(items: Sequence[View], width: int, *, gap: int = dp(8)) -> Column:
     cur: list[View] = []
     used = 0
     for it in items:
-        w = it.width or (it.natural_width() if isinstance(it, Text) else dp(100))
+        w = natural_width(it) or dp(100)
         if cur and used + gap + w > width:
             rows.append(Row(cur, gap=gap))
             cur, used = [], 0
