@@ -7,9 +7,10 @@ runs on any backend. Functions that may need several steps are generators: use
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
-from phoneworld_gym.contract import Action, UIElement, parse_ui_elements
+from phoneworld_gym.contract import Action, UIElement, parse_bounds, parse_ui_elements
 from phoneworld_gym.device import Device
 
 
@@ -75,37 +76,45 @@ def type_into(device: Device, value: str, *, clear: bool = True, text: str | Non
 
 def scroll_to(device: Device, *, text: str | None = None, desc: str | None = None,
               rid: str | None = None, cls: str | None = None, contains: bool = False,
-              direction: str = "down", max_scrolls: int = 30,
-              reset_first: bool = False) -> Iterator[Action]:
-    """Scroll until a matching element is fully on screen (yields the scrolls).
-
-    With ``reset_first`` it scrolls back to the top first, so the search covers the list."""
-    if reset_first:
-        for _ in range(max_scrolls):
-            before = device.a11y_xml()
-            if find(device, text=text, desc=desc, rid=rid, cls=cls, contains=contains) \
-                    is not None:
-                break
-            yield Action("scroll", direction="up")
-            if device.a11y_xml() == before:
-                break
+              direction: str = "down", max_scrolls: int = 30) -> Iterator[Action]:
+    """Scroll until a matching element is wholly inside its scrolling container (yields the
+    scrolls; yields nothing when it is already in view)."""
     for _ in range(max_scrolls):
         i = find(device, text=text, desc=desc, rid=rid, cls=cls, contains=contains)
-        if i is not None and _comfortably_visible(elements(device)[i]):
+        if i is not None and fully_visible(device, i):
             return
         before = device.a11y_xml()
         yield Action("scroll", direction=direction)
         if device.a11y_xml() == before:
-            if i is not None:
-                return
             break
     raise OracleError(f"scrolled {direction} but found no "
-                      f"{_describe(text=text, desc=desc, rid=rid, cls=cls)}")
+                      f"{_describe(text=text, desc=desc, rid=rid, cls=cls)} in full view")
 
 
-def _comfortably_visible(e: UIElement) -> bool:
-    b = e.bbox_pixels
-    return b is not None and b.height >= 40 and b.y_max < 2150
+def fully_visible(device: Device, index: int) -> bool:
+    """True when element ``index`` is not cut by the edge of a scrolling ancestor.
+
+    A clipped node's bounds end exactly at its container's edge, so an element touching the
+    edge of its scrolling ancestor counts as cut."""
+    root = ET.fromstring(device.a11y_xml())
+    order: list[tuple[ET.Element, tuple[int, int, int, int] | None]] = []
+
+    def walk(node: ET.Element, scroller: tuple[int, int, int, int] | None) -> None:
+        kids = node.findall("node")
+        if not kids or node.get("content-desc") or node.get("scrollable") == "true":
+            order.append((node, scroller))
+        inner = parse_bounds(node.get("bounds", "[0,0][0,0]")) \
+            if node.get("scrollable") == "true" else scroller
+        for k in kids:
+            walk(k, inner)
+
+    for top in root.findall("node"):
+        walk(top, None)
+    node, scroller = order[index]
+    if scroller is None:
+        return True
+    _, y1, _, y2 = parse_bounds(node.get("bounds", "[0,0][0,0]"))
+    return scroller[1] < y1 and y2 < scroller[3]
 
 
 def text_of(device: Device, *, rid: str, nth: int = 0) -> str | None:
