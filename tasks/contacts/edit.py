@@ -6,6 +6,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+
+from phoneworld_gym.apps.contacts import store as cs
+from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.oracle import scroll_to, tap, type_into
+from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.contacts.common import (
     by_id,
     open_contact,
@@ -14,12 +20,6 @@ from phoneworld_gym.tasks.contacts.common import (
     same_name,
     same_number,
 )
-
-from phoneworld_gym.apps.contacts import store as cs
-from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.oracle import scroll_to, tap, type_into
-from phoneworld_gym.task import Task, register_task
 
 
 @register_task

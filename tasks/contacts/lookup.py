@@ -6,13 +6,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-from phoneworld_gym.tasks.contacts.common import by_id, open_contact, pick
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch, PhoneMatch, StringMatch
 from phoneworld_gym.oracle import scroll_to, text_of
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.contacts.common import by_id, open_contact, pick
 
 
 @register_task

@@ -7,7 +7,8 @@ becomes a shipping address, an order's shipping address becomes a contact.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
