@@ -13,11 +13,11 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
-from phoneworld_gym.baselines.agents import OracleAgent, RandomAgent
-from phoneworld_gym.baselines.evaluate import evaluate, run_episode, success_table
 from PIL import Image, ImageDraw
 
 import phoneworld_gym
+from phoneworld_gym.baselines.agents import OracleAgent, RandomAgent
+from phoneworld_gym.baselines.evaluate import evaluate, run_episode, success_table
 from phoneworld_gym.ui.fonts import text_font
 
 

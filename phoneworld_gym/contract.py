@@ -132,7 +132,9 @@ OBS_MODES = ("all", "pixels", "a11y")
 def action_space() -> spaces.Dict:
     """The numeric form of the action space (what ``action_space.sample()`` returns).
 
-    ``target`` says which of the target fields count: 0 none, 1 ``index``, 2 ``x``/``y``.
+    ``target`` says which of the target fields count: 1 ``index``, 2 ``x``/``y``, 0 none (for
+    ``click``, ``double_tap`` and ``long_press``, which need a target, 0 means ``index``), so
+    every sample is a valid action.
     Fields that the action type does not use are ignored. ``Action.from_any`` decodes it.
     """
     return spaces.Dict(
@@ -263,7 +265,7 @@ class Action:
             elif target == 2:
                 kw["x"], kw["y"] = int(sample["x"]), int(sample["y"])
             elif t in TARGETED:
-                raise ValueError(f"{t} needs target 1 (index) or 2 (x, y), got target=0")
+                kw["index"] = int(sample["index"])  # target 0 on a tap means "by index"
         if t in ("input_text", "answer"):
             kw["text"] = str(sample.get("text", ""))
         if t == "input_text":

@@ -7,6 +7,7 @@ agent says ``status`` or ``answer`` (terminated) or the step budget runs out (tr
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -33,7 +34,11 @@ def task_seed(seed: int, task_id: str) -> int:
 
 def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = None,
                  category: str | None = None, split: str | None = None) -> list[str]:
-    """Task ids from explicit ids or from filters over the registry (sorted)."""
+    """Task ids from explicit ids or from filters over the registry (sorted).
+
+    ``app`` selects the tasks played in that app alone; cross-app tasks are selected with
+    ``category="cross-app"`` (``phoneworld_gym.list_tasks(app=...)`` lists every task that
+    involves the app)."""
     registry = all_tasks()
     if tasks is not None:
         ids = [tasks] if isinstance(tasks, str) else list(tasks)
@@ -41,7 +46,7 @@ def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = 
             get_task(t)
         return ids
     ids = [tid for tid, cls in registry.items()
-           if (app is None or app in cls.apps)
+           if (app is None or tuple(cls.apps) == (app,))
            and (category is None or cls.category == category)
            and (split is None or cls.split == split)]
     if not ids:
@@ -54,7 +59,8 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     Args:
         tasks: one task id or several to sample from (default: filtered registry).
-        app, category, split: registry filters when ``tasks`` is not given.
+        app, category, split: registry filters when ``tasks`` is not given (``app``: the
+            tasks played in that app alone).
         device: any :class:`~phoneworld_gym.device.Device` (default: a new PhoneWorld phone).
         render_mode: ``"rgb_array"`` or None.
         screenshot_size: (width, height) of the screenshot; actions stay in 1080 x 2400.
@@ -186,7 +192,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         assert self.task is not None
         return {
             "task": type(self.task).id,
-            "params": dict(self.task.params),
+            "params": copy.deepcopy(self.task.params),
             "goal": self.goal,
             "category": type(self.task).category,
             "success": success,

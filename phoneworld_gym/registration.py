@@ -18,7 +18,7 @@ def env_ids() -> dict[str, dict[str, object]]:
     tasks = all_tasks()
     ids: dict[str, dict[str, object]] = {"PhoneWorld/All-v0": {}}
     for app in all_apps().values():
-        if any(app.name in t.apps for t in tasks.values()):
+        if any(tuple(t.apps) == (app.name,) for t in tasks.values()):
             ids[f"PhoneWorld/{app.label.replace(' ', '')}-v0"] = {"app": app.name}
     for cat, name in CATEGORY_IDS.items():
         if any(t.category == cat for t in tasks.values()):

@@ -1,0 +1,58 @@
+"""Render a gallery of PhoneWorld screens to one PNG (the README's picture).
+
+    python examples/gallery.py --out docs/screens.png
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+
+from PIL import Image
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.phone import PhoneWorldDevice
+
+
+def tour(d: PhoneWorldDevice) -> Iterator[str]:
+    """Drive the phone through a few screens, yielding after each one worth a picture."""
+    yield "home screen"
+    d.execute(Action("open_app", app_name="Shopping"))
+    yield "Shopping: home"
+    d.execute(type_into(d, "jacket", rid="search_bar"))
+    yield "search results"
+    d.execute(tap(d, rid="product_name"))
+    for a in scroll_to(d, rid="option_size"):
+        d.execute(a)
+    yield "product page"
+    while find(d, rid="nav_cart") is None:
+        d.execute(Action("navigate_back"))
+    d.execute(tap(d, rid="nav_cart"))
+    yield "cart"
+    d.execute(Action("open_app", app_name="Contacts"))
+    d.execute(tap(d, rid="contact_title"))
+    yield "Contacts: a contact"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--out", default="docs/screens.png")
+    p.add_argument("--width", type=int, default=360)
+    args = p.parse_args()
+    w, h = args.width, args.width * 2400 // 1080
+    d = PhoneWorldDevice(screenshot_size=(w, h))
+    d.reset(0)
+    shots = [Image.fromarray(d.screenshot()) for _ in tour(d)]
+    gap = 16
+    sheet = Image.new("RGB", (len(shots) * (w + gap) + gap, h + 2 * gap), (236, 236, 240))
+    for i, s in enumerate(shots):
+        sheet.paste(s, (gap + i * (w + gap), gap))
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    sheet.save(args.out, optimize=True)
+    print(f"wrote {args.out} ({len(shots)} screens at {w}x{h})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""Shopping information-retrieval tasks: the agent answers from what it reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.apps.shopping import catalogue as cat
+from phoneworld_gym.apps.shopping import store as st
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.matchers import DateMatch, ListMatch, NumberMatch, StringMatch
+from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, text_of
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.shopping.common import (
+    SHOP,
+    choice,
+    open_order,
+    open_orders,
+    open_product,
+    open_tab,
+    pick_product,
+)
+
+
+def _status_word(line: str) -> str:
+    """The status at the start of an order's status line ("Delivered Mon, Mar 2")."""
+    for s in sorted(st.STATUSES, key=len, reverse=True):
+        if line.startswith(s):
+            return s
+    raise OracleError(f"no status in {line!r}")
+
+
+@register_task
+class ShoppingPriceOf(Task):
+    """Read a product's price."""
+
+    id = "ShoppingPriceOf"
+    apps = (SHOP,)
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 4
+    answer_matcher = NumberMatch(tol=0.005)
+    template = "How much does the {name} cost right now?"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        p = pick_product(rng)
+        return {"name": p.name, "product_id": p.id}
+
+    def expected_answer(self, device: Device) -> Any:
+        return cat.product(self.params["product_id"]).price
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_product(device, self.params["name"])
+        yield Action("answer", text=text_of(device, rid="price") or "")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The list price on deals, else a cent-rounded-up price."""
+        p = cat.product(self.params["product_id"])
+        wrong = p.list_price if p.on_deal and p.list_price else round(p.price + 1, 2)
+        yield Action("answer", text=cat.money(wrong))
+
+
+@register_task
+class ShoppingOrderStatus(Task):
+    """Read an order's status."""
+
+    id = "ShoppingOrderStatus"
+    apps = (SHOP,)
+    category = "information-retrieval"
+    difficulty = "easy"
+    split = "test"
+    optimal_steps = 5
+    answer_matcher = StringMatch(contains=True)
+    template = "What's the status of my order {order_id}?"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        return {"order_id": choice(rng, probe.app_store(SHOP)["orders"])["id"]}
+
+    def expected_answer(self, device: Device) -> Any:
+        o = st.find_order(self.store_before(SHOP), self.params["order_id"])
+        assert o is not None
+        return o["status"]
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_order(device, self.params["order_id"])
+        yield Action("answer", text=_status_word(text_of(device, rid="order_status") or ""))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Another status."""
+        right = self.expected_answer(device)
+        yield Action("answer", text=next(s for s in ("Shipped", "Delivered") if s != right))
+
+
+@register_task
+class ShoppingCartCount(Task):
+    """Count the items in the cart (quantities included)."""
+
+    id = "ShoppingCartCount"
+    apps = (SHOP,)
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 3
+    answer_matcher = NumberMatch()
+    template = "How many items are in my shopping cart?"
+
+    def expected_answer(self, device: Device) -> Any:
+        return st.cart_count(self.store_before(SHOP))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_tab(device, "cart")
+        n = 0
+        for e in elements(device):
+            m = re.fullmatch(r"Subtotal \((\d+) items?\)", e.text or "")
+            if m:
+                n = int(m.group(1))
+        yield Action("answer", text=str(n))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Off by one."""
+        yield Action("answer", text=str(self.expected_answer(device) + 1))
+
+
+@register_task
+class ShoppingOrderDate(Task):
+    """Find when a product was ordered (it is the first item of its order)."""
+
+    id = "ShoppingOrderDate"
+    apps = (SHOP,)
+    category = "information-retrieval"
+    difficulty = "medium"
+    optimal_steps = 4
+    answer_matcher = DateMatch()
+    template = "On what date did I order the {name}?"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        orders = probe.app_store(SHOP)["orders"]
+        count: dict[str, int] = {}
+        for o in orders:
+            for it in o["items"]:
+                count[it["product_id"]] = count.get(it["product_id"], 0) + 1
+        firsts = [o for o in orders if count[o["items"][0]["product_id"]] == 1]
+        o = choice(rng, firsts)
+        pid = o["items"][0]["product_id"]
+        return {"name": cat.product(pid).name, "product_id": pid, "order_id": o["id"]}
+
+    def expected_answer(self, device: Device) -> Any:
+        o = st.find_order(self.store_before(SHOP), self.params["order_id"])
+        assert o is not None
+        return dt.date.fromisoformat(o["date"][:10])
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_orders(device)
+        name = self.params["name"]
+        yield from scroll_to(device, text=name, rid="order_items", contains=True)
+        i = find(device, text=name, rid="order_items", contains=True)
+        assert i is not None
+        els = elements(device)
+        line = next(e.text for e in els[i:] if (e.resource_id or "").endswith("/order_id"))
+        yield Action("answer", text=(line or "").split(" · ")[1])
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The day before."""
+        yield Action("answer", text=(self.expected_answer(device)
+                                     - dt.timedelta(days=1)).isoformat())
+
+
+@register_task
+class ShoppingOpenOrders(Task):
+    """List the orders that have not arrived yet (Processing or Shipped)."""
+
+    id = "ShoppingOpenOrders"
+    apps = (SHOP,)
+    category = "information-retrieval"
+    difficulty = "medium"
+    optimal_steps = 4
+    answer_matcher = ListMatch()
+    template = ("Which of my orders are still on their way (not delivered or cancelled yet)? "
+                "Give me the order numbers.")
+
+    def expected_answer(self, device: Device) -> Any:
+        return [o["id"] for o in self.store_before(SHOP)["orders"]
+                if o["status"] in ("Processing", "Shipped")]
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_orders(device)
+        ids: list[str] = []
+        status = ""
+        for e in elements(device):
+            rid = (e.resource_id or "").rsplit("/", 1)[-1]
+            if rid == "order_status":
+                status = _status_word(e.text or "")
+            elif rid == "order_id" and status in ("Processing", "Shipped"):
+                ids.append((e.text or "").split(" · ")[0])
+        yield Action("answer", text=", ".join(ids))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Only the Processing one."""
+        yield Action("answer", text=next(o["id"] for o in self.store_before(SHOP)["orders"]
+                                         if o["status"] == "Processing"))
