@@ -47,7 +47,8 @@ def text_font(px: int, weight: str = "regular") -> FontT:
     px = max(1, int(px))
     d = _roboto_dir()
     if d is not None:
-        return ImageFont.truetype(str(d / _WEIGHTS.get(weight, _WEIGHTS["regular"])), px)
+        return ImageFont.truetype(str(d / _WEIGHTS.get(weight, _WEIGHTS["regular"])), px,
+                                  layout_engine=ImageFont.Layout.BASIC)
     return ImageFont.load_default(size=px)
 
 
@@ -55,7 +56,8 @@ def text_font(px: int, weight: str = "regular") -> FontT:
 def icon_font(px: int) -> FontT | None:
     """Font Awesome solid at ``px`` pixels, or ``None`` if the package is missing."""
     p = _icon_font_path()
-    return ImageFont.truetype(str(p), max(1, int(px))) if p is not None else None
+    return ImageFont.truetype(str(p), max(1, int(px)), layout_engine=ImageFont.Layout.BASIC) \
+        if p is not None else None
 
 
 def have_real_fonts() -> bool:
