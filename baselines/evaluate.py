@@ -9,6 +9,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+
 from phoneworld_gym.baselines.agents import Agent
 
 

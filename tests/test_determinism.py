@@ -11,7 +11,6 @@ import sys
 from typing import Any
 
 import gymnasium
-import numpy as np
 import pytest
 
 import phoneworld_gym  # noqa: F401  (registers the ids)
@@ -47,10 +46,6 @@ def rollout(seed: int, steps: int = STEPS) -> list[tuple[Any, ...]]:
                                        obs["goal"], info["task"], repr(info["params"]))]
         for _ in range(steps):
             sample = steer(env.action_space.sample())
-            try:
-                Action.from_any(sample)
-            except ValueError:
-                continue  # a targeted action drawn with target 0
             obs, reward, term, trunc, info = env.step(sample)
             out.append(("step", obs["screenshot"].tobytes(), obs["a11y"], obs["goal"],
                         float(reward), bool(term), bool(trunc), info["action_error"],
@@ -197,4 +192,3 @@ def test_world_json_round_trip_of_fresh_world():
     text = dev.world.to_json()
     w = World.from_json(text)
     assert w.to_json() == text and w == dev.world
-    assert isinstance(np.frombuffer(text.encode(), dtype=np.uint8), np.ndarray)

@@ -186,8 +186,16 @@ def _draw_field(c: Canvas, v: TextField) -> None:
         c.draw.text(c.px(x1 + pad, y1), v.label, font=lf, fill=accent, anchor="lm")
     if shown:
         avail = (x2 - x1 - 2 * pad) * s
-        while shown and font.getlength(shown) > avail:
-            shown = shown[1:]  # like a real field: the end stays visible
+        if font.getlength(shown) > avail:
+            # like a real field, the end stays visible: the longest suffix that fits
+            lo, hi = 1, len(shown)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if font.getlength(shown[mid:]) > avail:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            shown = shown[lo:]
         c.draw.text(c.px(x1 + pad, cy), shown, font=font, fill=(29, 27, 32), anchor="lm")
     else:
         placeholder = v.hint or v.label
