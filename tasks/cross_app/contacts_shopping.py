@@ -21,6 +21,7 @@ from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import CONTACTS, Task, register_task
 from phoneworld_gym.tasks.contacts.common import by_id, open_contact, pick, same_name
+from phoneworld_gym.tasks.shopping.common import open_order, open_product
 
 _ADDRESS = re.compile(r"^\s*(?P<street>[^,]+),\s*(?P<city>[^,]+),\s*(?P<state>[A-Za-z]{2})\s+"
                       r"(?P<zip>\d{5})\s*$")
@@ -35,23 +36,6 @@ def split_address(text: str) -> dict[str, str] | None:
 def same_address(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(normalize(str(a.get(k, ""))) == normalize(str(b.get(k, "")))
                for k in ("street", "city", "state", "zip"))
-
-
-def to_shopping_home(device: Device) -> Iterator[Action]:
-    """Open Shopping and get back to its home tab, wherever it resumed."""
-    yield Action("open_app", app_name="Shopping")
-    for _ in range(6):
-        if find(device, rid="nav_home") is not None:
-            break
-        yield Action("navigate_back")
-    yield tap(device, rid="nav_home")
-
-
-def open_product(device: Device, name: str) -> Iterator[Action]:
-    """From Shopping's home: search the product by name and open it."""
-    yield type_into(device, name, rid="search_bar")
-    yield from scroll_to(device, text=name, rid="product_name")
-    yield tap(device, text=name, rid="product_name")
 
 
 @register_task
@@ -103,7 +87,6 @@ class CrossAppShipToContact(Task):
         yield from scroll_to(device, rid="address_title")
         address = split_address(text_of(device, rid="address_title") or "")
         assert address is not None, "the contact shows no postal address"
-        yield from to_shopping_home(device)
         yield from open_product(device, self.params["product"])
         yield from scroll_to(device, rid="buy_now")
         yield tap(device, rid="buy_now")
@@ -123,7 +106,6 @@ class CrossAppShipToContact(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Ships the right product to my own default address instead."""
-        yield from to_shopping_home(device)
         yield from open_product(device, self.params["product"])
         yield from scroll_to(device, rid="buy_now")
         yield tap(device, rid="buy_now")
@@ -176,12 +158,7 @@ class CrossAppOrderAddressToContact(Task):
         return 1.0 if ok else 0.0
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from to_shopping_home(device)
-        yield tap(device, rid="nav_account")
-        yield from scroll_to(device, rid="your_orders_title")
-        yield tap(device, rid="your_orders_title")
-        yield from scroll_to(device, text=self.params["order_id"], rid="order_id", contains=True)
-        yield tap(device, text=self.params["order_id"], rid="order_id", contains=True)
+        yield from open_order(device, self.params["order_id"])
         yield from scroll_to(device, rid="order_address")
         address = text_of(device, rid="order_address") or ""
         yield from self._create_contact(device, address)
