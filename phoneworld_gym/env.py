@@ -123,7 +123,13 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         else:
             rng = np.random.default_rng(task_seed(episode_seed, task_id))
             params = cls.generate_params(rng, self.device.probe)
-        self.task = cls(params)
+        task = cls(params)
+        try:
+            task.goal  # noqa: B018 (the template must be fillable from the params)
+        except (KeyError, IndexError) as e:
+            raise ValueError(f"params for {task_id} lack {e}; the template is "
+                             f"{cls.template!r}, got params {sorted(params)}") from None
+        self.task = task
         self.task.start(self.device)
         if hasattr(self.device, "invalidate"):
             self.device.invalidate()

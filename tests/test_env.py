@@ -141,3 +141,10 @@ def test_render_rgb_array(make_env):
     env.reset(seed=0)
     frame = env.render()
     assert frame.shape == (1200, 540, 3) and frame.dtype == np.uint8 and frame.std() > 5
+
+
+def test_reset_with_params_missing_a_template_field_names_it(make_env):
+    env = make_env("PhoneWorld/ContactsAdd-v0", obs_mode="a11y")
+    with pytest.raises(ValueError, match="phone"):
+        env.reset(seed=0, options={"task": "ContactsAdd",
+                                   "params": {"first": "A", "last": "B"}})

@@ -7,6 +7,8 @@ rather than downscaled.
 
 from __future__ import annotations
 
+import functools
+
 from PIL import Image as PILImage
 from PIL import ImageDraw
 
@@ -40,6 +42,24 @@ class Canvas:
         x1, y1 = self.px(box[0], box[1])
         x2, y2 = self.px(box[2], box[3])
         return x1, y1, max(x1, x2 - 1), max(y1, y2 - 1)
+
+
+@functools.lru_cache(maxsize=8192)
+def _mask(text: str, px: int, weight: str, anchor: str) -> tuple[PILImage.Image, int, int]:
+    """Coverage mask of a text run (``weight="icon"`` for the icon font) and its offset from
+    the anchor point. Rasterising once and pasting after is what keeps frames cheap."""
+    font = icon_font(px) if weight == "icon" else text_font(px, weight)
+    assert font is not None
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    mask = PILImage.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+    return mask, int(left), int(top)
+
+
+def _text(c: Canvas, pos: tuple[int, int], text: str, px: int, weight: str, anchor: str,
+          color: Color) -> None:
+    mask, dx, dy = _mask(text, px, weight, anchor)
+    c.img.paste(color[:3], (pos[0] + dx, pos[1] + dy), mask)
 
 
 def render(root: View, size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT),
@@ -123,7 +143,7 @@ def _draw_text(c: Canvas, v: Text) -> None:
             pos, anchor = c.px(x2, cy), "rm"
         else:
             pos, anchor = c.px(x1, cy), "lm"
-        c.draw.text(pos, line, font=font, fill=v.color[:3], anchor=anchor)
+        _text(c, pos, line, int(round(v.size_px * c.s)), v.weight, anchor, v.color)
         if v.strike:
             w = font.getlength(line)
             left = pos[0] - (w / 2 if anchor == "mm" else w if anchor == "rm" else 0)
@@ -141,7 +161,7 @@ def _draw_glyph(c: Canvas, box: tuple[int, int, int, int], name: str, px: int,
         x, y = c.px(cx, cy)
         c.draw.ellipse((x - r, y - r, x + r, y + r), fill=color[:3])
         return
-    c.draw.text(c.px(cx, cy), glyph, font=font, fill=color[:3], anchor="mm")
+    _text(c, c.px(cx, cy), glyph, int(round(px * c.s)), "icon", "mm", color)
 
 
 def _shade(color: Color, f: float) -> tuple[int, int, int]:

@@ -65,6 +65,7 @@ class View:
     # set by layout
     box: Box = (0, 0, 0, 0)
     clip: Box | None = None  # visible part after scroll clipping; None = not visible
+    _measured: tuple[int, int] | None = dataclasses.field(default=None, init=False, repr=False)
 
     # -- accessibility flags derived from handlers ------------------------------------------
     @property
@@ -81,10 +82,15 @@ class View:
 
     # -- layout ------------------------------------------------------------------------------
     def measure(self, width: int) -> int:
-        """Height this view wants at ``width``."""
+        """Height this view wants at ``width`` (memoised: a tree is laid out once)."""
         if self.height is not None:
             return self.height
-        return self.padding[1] + self.padding[3] + self.content_height(self.inner_width(width))
+        cached = self._measured
+        if cached is not None and cached[0] == width:
+            return cached[1]
+        h = self.padding[1] + self.padding[3] + self.content_height(self.inner_width(width))
+        self._measured = (width, h)
+        return h
 
     def inner_width(self, width: int) -> int:
         return max(0, width - self.padding[0] - self.padding[2])
