@@ -215,10 +215,9 @@ class PhoneWorldDevice:
         fields = {v.key: v for v in body.walk() if isinstance(v, TextField)}
         if page.dialog is not None:
             fields.update({v.key: v for v in page.dialog.walk() if isinstance(v, TextField)})
-        if w.focus is not None and w.focus not in fields:
-            w.focus = None
-        if w.focus is not None:
-            fields[w.focus].focused = True
+        focused = fields.get(w.focus) if w.focus is not None else None
+        if focused is not None:  # a focus whose field is gone shows no keyboard
+            focused.focused = True
             column.append(chrome.keyboard(self._type_key, w.shift))
         column.append(chrome.nav_bar(self.back, self.home, None, dark=on_launcher))
         bg = launcher.WALLPAPER if on_launcher else (page.body.bg or (254, 247, 255))
@@ -230,7 +229,7 @@ class PhoneWorldDevice:
             layers.append(chrome.scrim(self._dismiss_dialog))
             layers.append(Stack([dlg], cls="android.widget.FrameLayout"))
         if w.toast and w.toast.get("ttl", 0) > 0:
-            nav = chrome.NAV_BAR_H + (chrome.KEYBOARD_H if w.focus is not None else 0)
+            nav = chrome.NAV_BAR_H + (chrome.KEYBOARD_H if focused is not None else 0)
             layers.append(chrome.overlay_stack([chrome.toast(w.toast["text"])], nav + 60))
         root = Stack(layers, cls="android.widget.FrameLayout")
         root.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
@@ -332,6 +331,10 @@ class PhoneWorldDevice:
         changes then), else ``""``."""
         err = self._execute(action)
         if not err:
+            self.invalidate()
+            # focus does not outlive its field (the screen changed under it)
+            if self.world.focus is not None and self._focused_field() is None:
+                self.world.focus = None
             if self.world.toast is not None and action.action_type not in ("status", "answer"):
                 self.world.toast["ttl"] -= 1
                 if self.world.toast["ttl"] <= 0:

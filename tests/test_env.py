@@ -148,3 +148,17 @@ def test_reset_with_params_missing_a_template_field_names_it(make_env):
     with pytest.raises(ValueError, match="phone"):
         env.reset(seed=0, options={"task": "ContactsAdd",
                                    "params": {"first": "A", "last": "B"}})
+
+
+def test_sync_vector_env_runs_with_space_samples():
+    envs = gymnasium.make_vec("PhoneWorld/Shopping-v0", num_envs=2,
+                              vectorization_mode="sync", obs_mode="a11y")
+    try:
+        obs, info = envs.reset(seed=[3, 4])
+        assert len(obs["a11y"]) == 2 and all(x.startswith("<?xml") for x in obs["a11y"])
+        envs.action_space.seed(0)
+        for _ in range(5):
+            obs, rew, term, trunc, info = envs.step(envs.action_space.sample())
+        assert rew.shape == (2,) and len(info["task"]) == 2
+    finally:
+        envs.close()
