@@ -211,7 +211,7 @@ class PhoneWorldDevice:
         on_launcher = w.foreground == LAUNCHER
         column: list[View] = [chrome.status_bar(w.clock, len(w.notifications), dark=on_launcher),
                               body]
-        # mark the focused field; drop focus that no longer points at a field
+        # mark the focused field and show the keyboard under it
         fields = {v.key: v for v in body.walk() if isinstance(v, TextField)}
         if page.dialog is not None:
             fields.update({v.key: v for v in page.dialog.walk() if isinstance(v, TextField)})
@@ -224,8 +224,9 @@ class PhoneWorldDevice:
         main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
         layers: list[View] = [main]
         if page.dialog is not None:
-            main.in_dump = False
+            main.in_dump = False  # the dialog's window is the one dumped, as on a phone
             dlg = page.dialog
+            dlg.height = dlg.height or dlg.measure(dlg.width or SCREEN_WIDTH)
             layers.append(chrome.scrim(self._dismiss_dialog))
             layers.append(Stack([dlg], cls="android.widget.FrameLayout"))
         if w.toast and w.toast.get("ttl", 0) > 0:
@@ -233,11 +234,6 @@ class PhoneWorldDevice:
             layers.append(chrome.overlay_stack([chrome.toast(w.toast["text"])], nav + 60))
         root = Stack(layers, cls="android.widget.FrameLayout")
         root.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
-        if page.dialog is not None:
-            dlg = page.dialog
-            h = dlg.measure(dlg.width or SCREEN_WIDTH)
-            dlg.height = h
-            root.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
         compute_clips(root, SCREEN_BOX)
         return Screen(root, package)
 
