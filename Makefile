@@ -29,7 +29,9 @@ lint: install
 test: lint
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
 
+## Reset/step rates, with android_env's FakeSimulator run side by side as the peer.
 bench: install
+	$(PY) -m pip install --quiet -e ".[real]"
 	$(PY) examples/benchmark.py
 
 clean:
