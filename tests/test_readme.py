@@ -18,3 +18,10 @@ def test_ten_line_example_runs_and_succeeds(capsys):
     assert ns["reward"] == 1.0 and ns["info"]["success"] is True
     out = capsys.readouterr().out
     assert "Soleil Relaxed Polo Shirt" in out and "(2400, 1080, 3)" in out
+
+
+def test_task_catalogue_is_up_to_date():
+    from phoneworld_gym.registration import catalogue_markdown
+
+    committed = (README.parent / "docs" / "TASKS.md").read_text()
+    assert committed == catalogue_markdown(), "run: python examples/catalogue.py"
