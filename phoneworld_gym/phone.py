@@ -218,7 +218,7 @@ class PhoneWorldDevice:
         focused = fields.get(w.focus) if w.focus is not None else None
         if focused is not None:  # a focus whose field is gone shows no keyboard
             focused.focused = True
-            column.append(chrome.keyboard(self._type_key, w.shift))
+            column.append(chrome.keyboard(self._type_key, w.shift, w.keyboard_layer))
         column.append(chrome.nav_bar(self.back, self.home, None, dark=on_launcher))
         bg = launcher.WALLPAPER if on_launcher else (page.body.bg or (254, 247, 255))
         main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
@@ -308,30 +308,34 @@ class PhoneWorldDevice:
         if f is None:
             return
         w = self.world
-        if key == "⇧":
+        if key == "SHIFT":
             w.shift = not w.shift
-        elif key == "⌫":
+        elif key == "DEL":
             f.on_text(f.text[:-1])
-        elif key == "⏎":
+        elif key == "ENTER":
             if f.on_submit is not None:
                 f.on_submit()
-        elif key == "?":
-            pass  # the symbols page is not modelled; the key does nothing
+        elif key in ("SYM", "ABC"):
+            w.keyboard_layer = "symbols" if key == "SYM" else "letters"
         else:
-            f.on_text(f.text + (key.upper() if w.shift else key))
+            ch = " " if key == "SPACE" else key.upper() if w.shift else key
+            f.on_text(f.text + ch)
             w.shift = False
 
     # -- actions -------------------------------------------------------------------------
     def execute(self, action: Action) -> str:
         """Carry out one action. Returns an error sentence for a meaningless action (nothing
         changes then), else ``""``."""
+        shown_toast = self.world.toast
         err = self._execute(action)
         if not err:
             self.invalidate()
             # focus does not outlive its field (the screen changed under it)
             if self.world.focus is not None and self._focused_field() is None:
                 self.world.focus = None
-            if self.world.toast is not None and action.action_type not in ("status", "answer"):
+            # a toast already showing ages by one step; one this action raised starts fresh
+            if self.world.toast is not None and self.world.toast is shown_toast \
+                    and action.action_type not in ("status", "answer"):
                 self.world.toast["ttl"] -= 1
                 if self.world.toast["ttl"] <= 0:
                     self.world.toast = None
@@ -356,11 +360,17 @@ class PhoneWorldDevice:
         if hit is None:
             return f"nothing to tap at ({x}, {y})"
         if isinstance(hit, TextField):
-            self.world.focus = hit.key
+            self._focus(hit.key)
             return ""
         if hit.on_click is not None:
             hit.on_click()
         return ""
+
+    def _focus(self, key: str) -> None:
+        if self.world.focus != key:
+            self.world.keyboard_layer = "letters"
+            self.world.shift = False
+        self.world.focus = key
 
     def long_press(self, x: int, y: int) -> str:
         root = self.screen.root
@@ -371,7 +381,7 @@ class PhoneWorldDevice:
         field = hit_test(root, x, y)
         if isinstance(field, TextField):
             # the paste menu is folded into the long press: focus and paste the clipboard
-            self.world.focus = field.key
+            self._focus(field.key)
             if self.world.clipboard:
                 field.on_text(field.text + self.world.clipboard)
             return ""
@@ -412,7 +422,7 @@ class PhoneWorldDevice:
                 hit = hit_test(self.screen.root, *p)
                 if not isinstance(hit, TextField):
                     return f"the element at {p} is not a text field"
-                self.world.focus = hit.key
+                self._focus(hit.key)
                 self.invalidate()
             f = self._focused_field()
             if f is None:

@@ -31,6 +31,8 @@ class World:
     #: keyboard focus: the key of a text field on the foreground activity, or None
     focus: str | None = None
     shift: bool = False
+    #: the soft keyboard's page: "letters" or "symbols"
+    keyboard_layer: str = "letters"
     clipboard: str = ""
     toast: dict[str, Any] | None = None
     notifications: list[dict[str, Any]] = dataclasses.field(default_factory=list)

@@ -15,7 +15,6 @@ STATUS_BAR_H = dp(24)
 NAV_BAR_H = dp(48)
 KEYBOARD_H = dp(268)
 
-KEY_ROWS = ("qwertyuiop", "asdfghjkl", "⇧zxcvbnm⌫", "?, .⏎")
 _KB_BG = (232, 234, 237)
 _KEY_BG = (255, 255, 255)
 _KEY_FN = (199, 203, 209)
@@ -49,30 +48,41 @@ def nav_bar(on_back: Handler, on_home: Handler, on_recents: Handler | None,
                 btn("square", "Overview", on_recents)], height=NAV_BAR_H, bg=bg, in_dump=False)
 
 
-def keyboard(on_key: Callable[[str], None], shift: bool) -> Column:
-    """A QWERTY soft keyboard whose keys type into the focused field."""
+LETTERS = (tuple("qwertyuiop"), tuple("asdfghjkl"),
+           ("SHIFT", *"zxcvbnm", "DEL"), ("SYM", ",", "SPACE", ".", "ENTER"))
+SYMBOLS = (tuple("1234567890"), tuple("@#$_&-+()/"),
+           ("*", '"', "'", ":", ";", "!", "?", "DEL"), ("ABC", ",", "SPACE", ".", "ENTER"))
+_GLYPHS = {"SHIFT": "arrow_up", "DEL": "backspace", "ENTER": "turn_down_left"}
+_LABELS = {"SYM": "?123", "ABC": "ABC", "SPACE": ""}
+_WIDE = {"SHIFT": 1.5, "DEL": 1.5, "SYM": 1.5, "ABC": 1.5, "ENTER": 1.5, "SPACE": 5.0}
+
+
+def keyboard(on_key: Callable[[str], None], shift: bool, layer: str = "letters") -> Column:
+    """A soft keyboard (letters, or digits and symbols) whose keys type into the focused
+    field. ``on_key`` gets a character or one of SHIFT, DEL, SYM, ABC, SPACE, ENTER."""
     rows: list[View] = []
-    for r, keys in enumerate(KEY_ROWS):
+    for r, keys in enumerate(LETTERS if layer == "letters" else SYMBOLS):
         cells: list[View] = []
-        if r == 1:
+        inset = r == 1 and len(keys) < 10
+        if inset:
             cells.append(View(flex=0.5))
         for k in keys:
-            label = k.upper() if shift and k.isalpha() else k
-            flex = 1.5 if k in "⇧⌫" else 5.0 if k == " " else 1.5 if k in "?⏎" else 1.0
-            fn = k in "⇧⌫?⏎"
-            glyph = {"⇧": "arrow_up", "⌫": "backspace", "⏎": "turn_down_left"}.get(k)
+            flex = _WIDE.get(k, 1.0)
             handler = _presser(on_key, k)
+            glyph = _GLYPHS.get(k)
             if glyph is not None:
                 cells.append(Icon(glyph, size=18, width=None, height=dp(46), flex=flex,
                                   bg=_KEY_FN, radius=dp(6), color=(60, 64, 67),
-                                  on_click=handler))
+                                  on_click=handler,
+                                  selected=k == "SHIFT" and shift))
                 continue
-            shown = {" ": "", "?": "?123"}.get(k, label)
-            cells.append(Text(shown, size=20 if not fn else 16, align="center",
+            fn = k in _LABELS and k != "SPACE"
+            shown = _LABELS.get(k, k.upper() if shift and k.isalpha() else k)
+            cells.append(Text(shown, size=16 if fn else 20, align="center",
                               bg=_KEY_FN if fn else _KEY_BG, radius=dp(6), flex=flex,
                               height=dp(46), padding=(0, dp(12), 0, 0),
                               on_click=handler, max_lines=1))
-        if r == 1:
+        if inset:
             cells.append(View(flex=0.5))
         rows.append(Row(cells, gap=dp(6), height=dp(52)))
     return Column(rows, gap=dp(8), height=KEYBOARD_H, bg=_KB_BG,

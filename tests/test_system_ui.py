@@ -1,0 +1,100 @@
+"""System UI behaviour that tasks rely on: the soft keyboard, back, home, dialogs, toasts."""
+
+from __future__ import annotations
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.oracle import find, tap
+from phoneworld_gym.phone import PhoneWorldDevice
+from phoneworld_gym.ui.view import Icon, Text
+
+
+def _key(device: PhoneWorldDevice, label: str) -> tuple[int, int]:
+    """Centre of the keyboard key drawn with this label or icon (keys are not in the dump)."""
+    for v in device.screen.root.walk():
+        if not isinstance(v, (Text, Icon)) or v.on_click is None or v.clip is None:
+            continue
+        name = v.text if isinstance(v, Text) else v.name
+        if name == label and v.box[1] > 1400:  # the keyboard sits above the navigation bar
+            x1, y1, x2, y2 = v.clip
+            return (x1 + x2) // 2, (y1 + y2) // 2
+    raise AssertionError(f"no key {label!r} on screen")
+
+
+def _search_text(device: PhoneWorldDevice) -> str:
+    i = find(device, rid="search_bar")
+    assert i is not None
+    return device.ui_elements()[i].text or ""
+
+
+def test_keys_type_letters_digits_and_symbols():
+    d = PhoneWorldDevice(apps=["contacts"])
+    d.reset(0)
+    d.execute(Action("open_app", app_name="Contacts"))
+    assert d.execute(tap(d, rid="search_bar")) == ""
+    # shift capitalises one letter; ?123 shows digits and symbols; ABC comes back
+    for label in ("arrow_up", "B", "e", "?123", "5", "@", "ABC", "x", "backspace", "y"):
+        x, y = _key(d, label)
+        assert d.execute(Action("click", x=x, y=y)) == "", label
+    assert _search_text(d) == "Be5@y"
+
+
+def test_back_hides_keyboard_first_then_leaves_screen():
+    d = PhoneWorldDevice(apps=["contacts"])
+    d.reset(0)
+    d.execute(Action("open_app", app_name="Contacts"))
+    d.execute(tap(d, desc="Create contact"))
+    d.execute(tap(d, rid="field_first"))
+    assert d.world.focus == "first"
+    d.execute(Action("navigate_back"))
+    assert d.world.focus is None and find(d, rid="field_first") is not None
+    d.execute(Action("navigate_back"))
+    assert find(d, rid="field_first") is None and find(d, rid="search_bar") is not None
+    d.execute(Action("navigate_back"))
+    assert d.probe.foreground_app() == "com.google.android.apps.nexuslauncher"
+
+
+def test_dialog_is_modal_and_back_closes_it():
+    d = PhoneWorldDevice(apps=["contacts"])
+    d.reset(0)
+    d.execute(Action("open_app", app_name="Contacts"))
+    d.execute(tap(d, rid="contact_title"))
+    d.execute(tap(d, desc="Delete"))
+    assert find(d, text="Delete contact?") is not None
+    assert find(d, desc="Edit contact") is None  # the screen under the dialog is not dumped
+    before = d.world.stores["contacts"]["contacts"][:]
+    d.execute(Action("navigate_back"))
+    assert find(d, text="Delete contact?") is None and find(d, desc="Edit contact") is not None
+    assert d.world.stores["contacts"]["contacts"] == before
+
+
+def test_toast_shows_for_two_observations_then_goes():
+    d = PhoneWorldDevice(apps=["contacts"])
+    d.reset(0)
+    d.execute(Action("open_app", app_name="Contacts"))
+    d.execute(tap(d, rid="contact_title"))
+    d.execute(tap(d, desc="Copy mobile"))
+    assert d.world.toast is not None and d.world.clipboard.startswith("+1")
+    d.execute(Action("wait"))
+    assert d.world.toast is not None
+    d.execute(Action("wait"))
+    assert d.world.toast is None
+
+
+def test_long_press_on_a_field_pastes_the_clipboard():
+    d = PhoneWorldDevice(apps=["contacts"])
+    d.reset(0)
+    d.world.clipboard = "Xu"
+    d.execute(Action("open_app", app_name="Contacts"))
+    i = find(d, rid="search_bar")
+    assert d.execute(Action("long_press", index=i)) == ""
+    assert _search_text(d) == "Xu"
+
+
+def test_open_app_resumes_where_the_user_left():
+    d = PhoneWorldDevice()
+    d.reset(0)
+    d.execute(Action("open_app", app_name="Contacts"))
+    d.execute(tap(d, rid="contact_title"))
+    d.execute(Action("navigate_home"))
+    d.execute(Action("open_app", app_name="contacts"))
+    assert find(d, desc="Edit contact") is not None
