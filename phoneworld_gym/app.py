@@ -189,21 +189,21 @@ class Ctx:
 
     def field(self, key: str, default: str = "") -> tuple[str, Callable[[str], None]]:
         """A text draft kept in this screen's state: (value, on_text)."""
-        drafts = self.state.setdefault("_fields", {})
+        state = self.state
 
         def on_text(v: str) -> None:
-            drafts[key] = v
+            state.setdefault("_fields", {})[key] = v
 
-        return drafts.get(key, default), on_text
+        return state.get("_fields", {}).get(key, default), on_text
 
     def scroll(self, key: str = "main") -> tuple[int, Callable[[int], None]]:
         """A scroll offset kept in this screen's state: (offset, on_scroll)."""
-        offsets = self.state.setdefault("_scroll", {})
+        state = self.state
 
         def on_scroll(v: int) -> None:
-            offsets[key] = v
+            state.setdefault("_scroll", {})[key] = v
 
-        return int(offsets.get(key, 0)), on_scroll
+        return int(state.get("_scroll", {}).get(key, 0)), on_scroll
 
     @property
     def dialog(self) -> str | None:

@@ -18,6 +18,8 @@ from phoneworld_gym.contract import DIRECTIONS, SCREEN_HEIGHT, SCREEN_WIDTH
 from phoneworld_gym.phone import PhoneWorldDevice
 from phoneworld_gym.world import World
 
+TASK_IDS = [t.id for t in phoneworld_gym.list_tasks()]
+
 SHOT = (108, 240)
 HOSTILE = '<>&"\x00\x1b\u202e'
 APP_NAMES = [a.label for a in phoneworld_gym.list_apps()]
@@ -224,3 +226,22 @@ def test_env_rejects_bad_arguments():
         PhoneEnv(tasks="NoSuchTask")
     with pytest.raises(ValueError):
         PhoneEnv(app="no-such-app")
+
+
+def test_observing_never_changes_the_world():
+    """Building, dumping and drawing a frame is read-only: the hash only moves on actions."""
+    from phoneworld_gym.oracle import elements as _elements
+
+    env = gymnasium.make("PhoneWorld/All-v0", screenshot_size=(108, 240))
+    for task in TASK_IDS:
+        env.reset(seed=1, options={"task": task})
+        dev = env.unwrapped.device
+        for action in env.unwrapped.oracle():
+            if action.action_type in ("status", "answer"):
+                break
+            assert dev.execute(action) == ""
+            before = dev.world.state_hash()  # no frame has been built since the action
+            dev.screenshot()
+            _elements(dev)
+            assert dev.world.state_hash() == before, f"{task}: observing changed the world"
+    env.close()

@@ -213,15 +213,12 @@ def return_items(ctx: Ctx) -> Page:
     o = st.find_order(ctx.store, ctx.args["id"])
     assert o is not None
     s = ctx.state
-    chosen: list[int] = s.setdefault("chosen", [])
+    chosen: list[int] = s.get("chosen", [])  # rendering reads; handlers write
     reason = s.get("reason", "")
 
     def toggle(i: int) -> Handler:
         def h() -> None:
-            if i in chosen:
-                chosen.remove(i)
-            else:
-                chosen.append(i)
+            s["chosen"] = [j for j in chosen if j != i] if i in chosen else [*chosen, i]
         return h
 
     def submit() -> None:

@@ -342,7 +342,7 @@ def product(ctx: Ctx) -> Page:
     Buy now, description and reviews."""
     p = cat.product(ctx.args["id"])
     s = ctx.state
-    opts: dict[str, str] = s.setdefault("opts", {})
+    opts: dict[str, str] = s.get("opts", {})  # rendering reads; handlers write
     qty = int(s.get("qty", 1))
     liked = st.in_wishlist(ctx.store, p.id)
 
@@ -371,7 +371,10 @@ def product(ctx: Ctx) -> Page:
         ctx.push("checkout", buy_now={"product_id": p.id, "options": o, "qty": qty})
 
     def set_opt(name: str, value: str) -> Handler:
-        return lambda: opts.__setitem__(name, value)
+        def h() -> None:
+            s["opts"] = {**s.get("opts", {}), name: value}
+
+        return h
 
     def set_qty(n: int) -> Handler:
         return lambda: s.__setitem__("qty", max(1, min(st.MAX_QTY, n)))
