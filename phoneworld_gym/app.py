@@ -161,8 +161,7 @@ class Ctx:
             stack.append({"screen": screen, "args": args, "state": {}})
         elif not stack:
             stack.append({"screen": target.main_screen, "args": {}, "state": {}})
-        self.world.foreground = app
-        self.world.focus = None
+        self.world.bring_to_front(app)
 
     def _check_screen(self, screen: str) -> None:
         if screen not in self.app.screens:

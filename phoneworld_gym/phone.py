@@ -35,7 +35,7 @@ from phoneworld_gym.ui.view import (
     find_scrollable,
     hit_test,
 )
-from phoneworld_gym.world import LAUNCHER, World
+from phoneworld_gym.world import LAUNCHER, RECENTS, World
 
 SCREEN_BOX = (0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
 
@@ -100,7 +100,7 @@ class PhoneWorldProbe:
 
     def foreground_app(self) -> str:
         w = self._device.world
-        if w.foreground == LAUNCHER:
+        if w.foreground in (LAUNCHER, RECENTS):
             return launcher.PACKAGE
         return self._device.apps[w.foreground].package
 
@@ -183,6 +183,11 @@ class PhoneWorldDevice:
     def _page(self) -> tuple[Page, str]:
         w = self.world
         ctx = self._ctx()
+        if w.foreground == RECENTS:
+            cards = [(a.label, a.icon, a.theme.primary[:3], self._thumbnail(a.name))
+                     for a in (self.apps[n] for n in w.recents if w.stacks.get(n))]
+            body = launcher.overview(cards, self._resumer, self._clear_all)
+            return Page(body), launcher.PACKAGE
         if ctx is None:
             tiles = [(a.label, a.icon, a.theme.primary[:3]) for a in self.apps.values()
                      if a.kind != "system"]
@@ -196,6 +201,46 @@ class PhoneWorldDevice:
     def _opener(self, label: str) -> Any:
         return lambda: self.open_app(label)
 
+    def _resumer(self, label: str) -> Any:
+        return lambda: self.open_app(label)
+
+    def _clear_all(self) -> None:
+        """Overview's Clear all: every app's screens are closed."""
+        self.world.stacks = {}
+        self.world.recents = []
+        self.world.foreground = LAUNCHER
+
+    def _thumbnail(self, app: str) -> Any:
+        """A small picture of an app's top screen, for its Overview card."""
+        from PIL import Image as PILImage
+
+        w = self.world
+        stack = w.stacks[app]
+        ctx = Ctx(w, self.apps[app], stack[-1])
+        out = ctx.app.screens[ctx.entry["screen"]](ctx)
+        body = out.body if isinstance(out, Page) else out
+        body.flex = body.flex or 1.0
+        frame = Column([chrome.status_bar(w.clock, len(w.notifications)), body],
+                       cls="android.widget.LinearLayout", bg=(body.bg or (254, 247, 255))[:3])
+        frame.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT - chrome.NAV_BAR_H)
+        compute_clips(frame, SCREEN_BOX)
+        size = (SCREEN_WIDTH // 3, (SCREEN_HEIGHT - chrome.NAV_BAR_H) // 3)
+        img: PILImage.Image = render(frame, size)
+        return img
+
+    def overview(self) -> None:
+        """The Overview button: show recent apps, or go back to the last app from there."""
+        w = self.world
+        if w.foreground == RECENTS:
+            last = next((a for a in w.recents if w.stacks.get(a)), None)
+            if last is not None:
+                w.bring_to_front(last)
+            else:
+                w.foreground = LAUNCHER
+            return
+        w.foreground = RECENTS
+        w.focus = None
+
     @property
     def screen(self) -> Screen:
         """The current frame, built and laid out on demand."""
@@ -208,7 +253,7 @@ class PhoneWorldDevice:
         page, package = self._page()
         body = page.body
         body.flex = body.flex or 1.0
-        on_launcher = w.foreground == LAUNCHER
+        on_launcher = w.foreground in (LAUNCHER, RECENTS)
         column: list[View] = [chrome.status_bar(w.clock, len(w.notifications), dark=on_launcher),
                               body]
         # mark the focused field and show the keyboard under it
@@ -219,7 +264,7 @@ class PhoneWorldDevice:
         if focused is not None:  # a focus whose field is gone shows no keyboard
             focused.focused = True
             column.append(chrome.keyboard(self._type_key, w.shift, w.keyboard_layer))
-        column.append(chrome.nav_bar(self.back, self.home, None, dark=on_launcher))
+        column.append(chrome.nav_bar(self.back, self.home, self.overview, dark=on_launcher))
         bg = launcher.WALLPAPER if on_launcher else (page.body.bg or (254, 247, 255))
         main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
         layers: list[View] = [main]
@@ -262,8 +307,7 @@ class PhoneWorldDevice:
                 stack = self.world.stacks.setdefault(app.name, [])
                 if not stack:
                     stack.append({"screen": app.main_screen, "args": {}, "state": {}})
-                self.world.foreground = app.name
-                self.world.focus = None
+                self.world.bring_to_front(app.name)
                 return ""
         labels = sorted(a.label for a in self.apps.values())
         return f"no app named {name!r} is installed; installed apps: {labels}"
@@ -278,6 +322,9 @@ class PhoneWorldDevice:
         w = self.world
         if w.focus is not None:
             w.focus = None
+            return
+        if w.foreground == RECENTS:
+            self.overview()
             return
         ctx = self._ctx()
         if ctx is None:

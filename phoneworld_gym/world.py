@@ -14,6 +14,8 @@ import json
 from typing import Any
 
 LAUNCHER = "launcher"
+#: the Overview (recent apps) screen, part of the launcher
+RECENTS = "recents"
 #: The frozen clock every episode starts from (local time, no time zone games).
 DEFAULT_CLOCK = "2026-03-14T10:30:00"
 
@@ -28,6 +30,8 @@ class World:
     #: per app, its back stack of activities: {"screen", "args", "state"}
     stacks: dict[str, list[dict[str, Any]]] = dataclasses.field(default_factory=dict)
     foreground: str = LAUNCHER
+    #: apps by last use, most recent first (what the Overview screen lists)
+    recents: list[str] = dataclasses.field(default_factory=list)
     #: keyboard focus: the key of a text field on the foreground activity, or None
     focus: str | None = None
     shift: bool = False
@@ -42,11 +46,17 @@ class World:
 
     # -- activities --------------------------------------------------------------------------
     def top(self) -> dict[str, Any] | None:
-        """The foreground activity, or None on the home screen."""
-        if self.foreground == LAUNCHER:
+        """The foreground activity, or None on the home or Overview screen."""
+        if self.foreground in (LAUNCHER, RECENTS):
             return None
         stack = self.stacks.get(self.foreground) or []
         return stack[-1] if stack else None
+
+    def bring_to_front(self, app: str) -> None:
+        """Make ``app`` the foreground app (its back stack must exist) and the most recent."""
+        self.foreground = app
+        self.recents = [app] + [a for a in self.recents if a != app]
+        self.focus = None
 
     # -- serialisation -----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -98,3 +98,28 @@ def test_open_app_resumes_where_the_user_left():
     d.execute(Action("navigate_home"))
     d.execute(Action("open_app", app_name="contacts"))
     assert find(d, desc="Edit contact") is not None
+
+
+def test_overview_lists_recent_apps_and_resumes_them():
+    d = PhoneWorldDevice()
+    d.reset(0)
+    overview = Action("click", x=900, y=2337)  # the right third of the navigation bar
+    assert d.execute(overview) == ""
+    assert find(d, text="No recent items") is not None
+    d.execute(Action("open_app", app_name="Shopping"))
+    d.execute(Action("open_app", app_name="Contacts"))
+    d.execute(tap(d, rid="contact_title"))
+    d.execute(overview)
+    cards = [e.content_description for e in d.ui_elements() if e.resource_id and
+             e.resource_id.endswith("/snapshot")]
+    assert cards == ["Contacts", "Shopping"]
+    assert d.screenshot()[200:900, 50:300].std() > 10  # thumbnails are drawn
+    d.execute(Action("navigate_back"))  # back leaves Overview for the last app, as it was
+    assert find(d, desc="Edit contact") is not None
+    d.execute(overview)
+    d.execute(tap(d, desc="Shopping"))
+    assert d.probe.foreground_app() == "com.phoneworld.shopping"
+    d.execute(overview)
+    d.execute(tap(d, rid="clear_all"))
+    assert d.world.stacks == {} and d.world.recents == []
+    assert d.probe.foreground_app() == "com.google.android.apps.nexuslauncher"

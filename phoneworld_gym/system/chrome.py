@@ -41,8 +41,9 @@ def nav_bar(on_back: Handler, on_home: Handler, on_recents: Handler | None,
     bg = (0, 0, 0) if dark else (243, 237, 247)
 
     def btn(glyph: str, desc: str, h: Handler | None) -> View:
-        ic = Icon(glyph, size=18, box=48, color=fg, desc=desc, on_click=h)
-        return Row([View(flex=1), ic, View(flex=1)], flex=1)
+        ic = Icon(glyph, size=18, box=48, color=fg)
+        # the whole third of the bar is the touch target, as on a phone
+        return Row([View(flex=1), ic, View(flex=1)], flex=1, desc=desc, on_click=h)
 
     return Row([btn("chevron_left", "Back", on_back), btn("circle", "Home", on_home),
                 btn("square", "Overview", on_recents)], height=NAV_BAR_H, bg=bg, in_dump=False)

@@ -19,6 +19,7 @@ from phoneworld_gym.ui.view import (
     Divider,
     Icon,
     Image,
+    Picture,
     Scroll,
     Text,
     TextField,
@@ -123,6 +124,10 @@ def _draw_self(c: Canvas, v: View) -> None:
         _draw_image(c, v)
     elif isinstance(v, TextField):
         _draw_field(c, v)
+    elif isinstance(v, Picture):
+        x1, y1, x2, y2 = c.rect(v.box)
+        pic = v.image.resize((x2 - x1 + 1, y2 - y1 + 1), PILImage.Resampling.BILINEAR)
+        c.img.paste(pic, (x1, y1))
     elif isinstance(v, Divider):
         x1, y1, x2, _ = v.box
         a = c.px(x1 + v.inset, y1)

@@ -12,6 +12,8 @@ import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
 
+from PIL import Image as PILImage
+
 from phoneworld_gym.ui.fonts import text_font
 
 Box = tuple[int, int, int, int]  # x1, y1, x2, y2 (right/bottom exclusive)
@@ -489,3 +491,12 @@ class TextField(View):
 
 def _noop() -> None:
     return None
+
+
+class Picture(View):
+    """A ready-made picture (a PIL image) scaled into the box: Overview thumbnails."""
+
+    def __init__(self, image: PILImage.Image, **kw: object):
+        kw.setdefault("cls", "android.widget.ImageView")
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.image = image
