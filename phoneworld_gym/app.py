@@ -53,6 +53,11 @@ class App:
         """The app's store at the start of an episode (plain JSON data)."""
         return {}
 
+    def notifications(self, store: dict[str, Any]) -> list[dict[str, Any]]:
+        """Notifications the app has posted at the start of an episode: dicts with ``title``,
+        ``text`` and optionally the ``screen`` (and ``args``) a tap opens."""
+        return []
+
     def __repr__(self) -> str:
         return f"<App {self.name} ({self.package})>"
 
@@ -90,6 +95,14 @@ def get_app(name: str) -> App:
     if name not in apps:
         raise KeyError(f"no app named {name!r}; installed: {sorted(apps)}")
     return apps[name]
+
+
+def post(world: World, app: App, note: dict[str, Any]) -> None:
+    """Add one notification from ``app`` to the world (ids count up from 1)."""
+    nid = max((n["id"] for n in world.notifications), default=0) + 1
+    world.notifications.append({"id": nid, "app": app.name, "title": str(note["title"]),
+                                "text": str(note.get("text", "")),
+                                "screen": note.get("screen"), "args": dict(note.get("args", {}))})
 
 
 class Ctx:
@@ -168,6 +181,11 @@ class Ctx:
             raise KeyError(f"{self.app.name} has no screen {screen!r}")
 
     # -- system services -----------------------------------------------------------------
+    def notify(self, title: str, text: str, screen: str | None = None, **args: Any) -> None:
+        """Post a notification; tapping it in the shade opens ``screen`` with ``args``."""
+        post(self.world, self.app, {"title": title, "text": text, "screen": screen,
+                                    "args": args})
+
     def toast(self, text: str) -> None:
         """Show a short message near the bottom for the next two observations."""
         self.world.toast = {"text": text, "ttl": 2}

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.app import App, Ctx, Page, all_apps
+from phoneworld_gym.app import App, Ctx, Page, all_apps, post
 from phoneworld_gym.contract import (
     SCREEN_HEIGHT,
     SCREEN_WIDTH,
@@ -100,6 +100,8 @@ class PhoneWorldProbe:
 
     def foreground_app(self) -> str:
         w = self._device.world
+        if w.shade:
+            return chrome.SHADE_PACKAGE
         if w.foreground in (LAUNCHER, RECENTS):
             return launcher.PACKAGE
         return self._device.apps[w.foreground].package
@@ -157,6 +159,9 @@ class PhoneWorldDevice:
         for name, app in self.apps.items():
             rng = np.random.default_rng(app_seed(int(seed), name))
             w.stores[name] = app.generate(rng)
+        for name, app in self.apps.items():
+            for note in app.notifications(w.stores[name]):
+                post(w, app, note)
         self.world = w
         self.invalidate()
 
@@ -183,6 +188,12 @@ class PhoneWorldDevice:
     def _page(self) -> tuple[Page, str]:
         w = self.world
         ctx = self._ctx()
+        if w.shade:
+            notes = [(self.apps[n["app"]].label if n["app"] in self.apps else n["app"],
+                      n["title"], n["text"], self._glyph(n["app"]), self._tint(n["app"]))
+                     for n in w.notifications]
+            return Page(chrome.shade(w.clock, notes, self._note_opener,
+                                     self._clear_notifications)), chrome.SHADE_PACKAGE
         if w.foreground == RECENTS:
             cards = [(a.label, a.icon, a.theme.primary[:3], self._thumbnail(a.name))
                      for a in (self.apps[n] for n in w.recents if w.stacks.get(n))]
@@ -200,6 +211,35 @@ class PhoneWorldDevice:
 
     def _opener(self, label: str) -> Any:
         return lambda: self.open_app(label)
+
+    def _glyph(self, app: str) -> str:
+        return self.apps[app].icon if app in self.apps else "bell"
+
+    def _tint(self, app: str) -> tuple[int, int, int]:
+        c = self.apps[app].theme.primary if app in self.apps else (96, 96, 96)
+        return (c[0], c[1], c[2])
+
+    def _note_opener(self, i: int) -> Any:
+        def h() -> None:
+            w = self.world
+            note = w.notifications.pop(i)
+            w.shade = False
+            app = self.apps.get(note["app"])
+            if app is None:
+                return
+            stack = w.stacks.setdefault(app.name, [])
+            if note.get("screen") in app.screens:
+                stack.append({"screen": note["screen"], "args": dict(note.get("args", {})),
+                              "state": {}})
+            elif not stack:
+                stack.append({"screen": app.main_screen, "args": {}, "state": {}})
+            w.bring_to_front(app.name)
+
+        return h
+
+    def _clear_notifications(self) -> None:
+        self.world.notifications = []
+        self.world.shade = False
 
     def _resumer(self, label: str) -> Any:
         return lambda: self.open_app(label)
@@ -231,6 +271,7 @@ class PhoneWorldDevice:
     def overview(self) -> None:
         """The Overview button: show recent apps, or go back to the last app from there."""
         w = self.world
+        w.shade = False
         if w.foreground == RECENTS:
             last = next((a for a in w.recents if w.stacks.get(a)), None)
             if last is not None:
@@ -253,9 +294,10 @@ class PhoneWorldDevice:
         page, package = self._page()
         body = page.body
         body.flex = body.flex or 1.0
-        on_launcher = w.foreground in (LAUNCHER, RECENTS)
-        column: list[View] = [chrome.status_bar(w.clock, len(w.notifications), dark=on_launcher),
-                              body]
+        on_launcher = w.foreground in (LAUNCHER, RECENTS) and not w.shade
+        glyphs = [self._glyph(n["app"]) for n in w.notifications]
+        column: list[View] = [chrome.status_bar(w.clock, glyphs,
+                                                dark=on_launcher or w.shade), body]
         # mark the focused field and show the keyboard under it
         fields = {v.key: v for v in body.walk() if isinstance(v, TextField)}
         if page.dialog is not None:
@@ -264,7 +306,8 @@ class PhoneWorldDevice:
         if focused is not None:  # a focus whose field is gone shows no keyboard
             focused.focused = True
             column.append(chrome.keyboard(self._type_key, w.shift, w.keyboard_layer))
-        column.append(chrome.nav_bar(self.back, self.home, self.overview, dark=on_launcher))
+        column.append(chrome.nav_bar(self.back, self.home, self.overview,
+                                     dark=on_launcher or w.shade))
         bg = launcher.WALLPAPER if on_launcher else (page.body.bg or (254, 247, 255))
         main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
         layers: list[View] = [main]
@@ -307,12 +350,14 @@ class PhoneWorldDevice:
                 stack = self.world.stacks.setdefault(app.name, [])
                 if not stack:
                     stack.append({"screen": app.main_screen, "args": {}, "state": {}})
+                self.world.shade = False
                 self.world.bring_to_front(app.name)
                 return ""
         labels = sorted(a.label for a in self.apps.values())
         return f"no app named {name!r} is installed; installed apps: {labels}"
 
     def home(self) -> None:
+        self.world.shade = False
         self.world.foreground = LAUNCHER
         self.world.focus = None
 
@@ -320,6 +365,9 @@ class PhoneWorldDevice:
         """Back: hide the keyboard, else close a dialog, else the screen's own handling, else
         pop the screen (leaving the app from its root)."""
         w = self.world
+        if w.shade:
+            w.shade = False
+            return
         if w.focus is not None:
             w.focus = None
             return
@@ -496,12 +544,21 @@ class PhoneWorldDevice:
             return self.scroll(a.direction)
         if t == "swipe":
             assert a.direction is not None
+            start = self._point(a) if (a.index is not None or a.x is not None) else None
+            if isinstance(start, str):
+                return start
+            w = self.world
+            if a.direction == "down" and start is not None \
+                    and start[1] < chrome.STATUS_BAR_H and not w.shade:
+                w.shade = True  # pulled down from the status bar
+                w.focus = None
+                return ""
+            if a.direction == "up" and w.shade:
+                w.shade = False
+                return ""
             opposite = {"up": "down", "down": "up", "left": "right", "right": "left"}
-            if a.index is not None or a.x is not None:
-                p = self._point(a)
-                if isinstance(p, str):
-                    return p
-                return self.scroll(opposite[a.direction], *p)
+            if start is not None:
+                return self.scroll(opposite[a.direction], *start)
             return self.scroll(opposite[a.direction])
         if t == "navigate_home":
             self.home()

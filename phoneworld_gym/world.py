@@ -40,6 +40,8 @@ class World:
     clipboard: str = ""
     toast: dict[str, Any] | None = None
     notifications: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    #: whether the notification shade is pulled down
+    shade: bool = False
     settings: dict[str, dict[str, str]] = dataclasses.field(
         default_factory=lambda: {"system": {}, "secure": {}, "global": {}}
     )

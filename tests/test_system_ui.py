@@ -123,3 +123,32 @@ def test_overview_lists_recent_apps_and_resumes_them():
     d.execute(tap(d, rid="clear_all"))
     assert d.world.stacks == {} and d.world.recents == []
     assert d.probe.foreground_app() == "com.google.android.apps.nexuslauncher"
+
+
+def test_notification_shade_opens_from_the_status_bar_and_its_card_opens_the_app():
+    d = PhoneWorldDevice()
+    d.reset(0)
+    notes = d.world.notifications
+    assert notes and notes[0]["app"] == "shopping"  # a shipped order posts an update
+    order_id = notes[0]["args"]["id"]
+    assert d.execute(Action("swipe", direction="down", x=540, y=20)) == ""
+    assert d.probe.foreground_app() == "com.android.systemui"
+    assert find(d, text=notes[0]["title"]) is not None
+    d.execute(Action("navigate_back"))  # back closes the shade
+    assert d.probe.foreground_app() == "com.google.android.apps.nexuslauncher"
+    d.execute(Action("swipe", direction="down", x=540, y=20))
+    d.execute(tap(d, text=f"Your order {order_id} has shipped"))
+    assert d.probe.foreground_app() == "com.phoneworld.shopping"
+    assert find(d, text=f"Order {order_id}") is not None and d.world.notifications == []
+    d.execute(Action("swipe", direction="down", x=540, y=20))
+    assert find(d, text="No notifications") is not None
+    d.execute(Action("swipe", direction="up", x=540, y=1200))  # swiping up puts it away
+    assert d.probe.foreground_app() == "com.phoneworld.shopping"
+
+
+def test_clear_all_notifications():
+    d = PhoneWorldDevice()
+    d.reset(0)
+    d.execute(Action("swipe", direction="down", x=300, y=10))
+    d.execute(tap(d, text="Clear all"))
+    assert d.world.notifications == [] and not d.world.shade

@@ -7,7 +7,7 @@ do not appear in the app's accessibility dump, as on a real phone.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Stack, Text, View, dp
 
@@ -20,13 +20,15 @@ _KEY_BG = (255, 255, 255)
 _KEY_FN = (199, 203, 209)
 
 
-def status_bar(clock: str, notifications: int, *, dark: bool = False) -> Row:
-    """Time on the left, notification count, signal/wifi/battery on the right."""
+def status_bar(clock: str, notifications: int | Sequence[str], *, dark: bool = False) -> Row:
+    """Time on the left, the icons of apps with notifications, signal/wifi/battery on the
+    right. ``notifications`` is a count or the glyphs to show (at most four)."""
     t = dt.datetime.fromisoformat(clock)
     fg = (255, 255, 255) if dark else (29, 27, 32)
     kids: list[View] = [Text(t.strftime("%H:%M"), size=14, weight="medium", color=fg)]
-    if notifications:
-        kids.append(Icon("bell", size=13, box=20, color=fg))
+    glyphs = ["bell"] * min(1, notifications) if isinstance(notifications, int) \
+        else list(dict.fromkeys(notifications))[:4]
+    kids += [Icon(g, size=13, box=20, color=fg) for g in glyphs]
     kids.append(View(flex=1))
     kids += [Icon("signal", size=13, box=20, color=fg), Icon("wifi", size=13, box=20, color=fg),
              Icon("battery", size=14, box=24, color=fg), Text("87%", size=13, color=fg)]
@@ -114,3 +116,46 @@ def overlay_stack(children: list[View], bottom_pad: int) -> Stack:
 
 def _presser(on_key: Callable[[str], None], key: str) -> Handler:
     return lambda: on_key(key)
+
+
+SHADE_PACKAGE = "com.android.systemui"
+
+
+def shade(clock: str, notes: Sequence[tuple[str, str, str, str, tuple[int, int, int]]],
+          on_open: Callable[[int], Handler], on_clear: Handler) -> Column:
+    """The notification shade: date, then one card per notification (app glyph, app label,
+    title, text; a tap opens it), and Clear all. ``notes`` holds (app label, title, text,
+    glyph, colour) in posting order, newest first on screen."""
+    t = dt.datetime.fromisoformat(clock)
+    white, dim = (236, 238, 244), (170, 176, 190)
+    cards: list[View] = []
+    for i in reversed(range(len(notes))):
+        label, title, text, glyph, color = notes[i]
+        cards.append(Column([
+            Row([Icon(glyph, size=11, box=22, color=(255, 255, 255), bg=color, radius=dp(11),
+                      in_dump=False),
+                 Text(label, size=12, color=dim, rid="app_name_text")], gap=dp(8)),
+            Text(title, size=15, weight="medium", color=white, max_lines=2, rid="title"),
+            Text(text, size=14, color=dim, max_lines=3, rid="text"),
+        ], gap=dp(4), padding=(dp(16), dp(12), dp(16), dp(14)), bg=(52, 56, 70),
+            radius=dp(20), on_click=on_open(i), cls="android.widget.FrameLayout",
+            rid="expandableNotificationRow"))
+    if not cards:
+        cards.append(Text("No notifications", size=16, color=dim, align="center",
+                          padding=(0, dp(48), 0, 0), rid="no_notifications"))
+    kids: list[View] = [
+        Text(t.strftime("%a, %b ") + str(t.day), size=16, color=white,
+             padding=(dp(24), dp(16), 0, dp(8)), rid="date"),
+        Column(cards, gap=dp(8), padding=(dp(12), 0, dp(12), 0),
+               cls="android.widget.LinearLayout", rid="notification_stack_scroller"),
+    ]
+    if notes:
+        kids.append(Row([View(flex=1, in_dump=False),
+                         Text("Clear all", size=14, weight="medium", color=white,
+                              bg=(70, 76, 96), radius=dp(18), height=dp(36),
+                              padding=(dp(16), dp(9), dp(16), 0), on_click=on_clear,
+                              cls="android.widget.Button", rid="dismiss_text")],
+                        padding=(0, dp(12), dp(16), 0)))
+    kids.append(View(flex=1, in_dump=False))
+    return Column(kids, bg=(28, 30, 40), flex=1, cls="android.widget.FrameLayout",
+                  rid="notification_panel")

@@ -27,3 +27,14 @@ class ShoppingApp(App):
 
     def generate(self, rng: np.random.Generator) -> dict[str, Any]:
         return store.generate(rng)
+
+    def notifications(self, s: dict[str, Any]) -> list[dict[str, Any]]:
+        """A shipping update for each order on its way."""
+        out = []
+        for o in s["orders"]:
+            if o["status"] == "Shipped":
+                item = store.product_of(o["items"][0]).name
+                out.append({"title": f"Your order {o['id']} has shipped",
+                            "text": f"{item} is on its way.",
+                            "screen": "order", "args": {"id": o["id"]}})
+        return out
