@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import gymnasium
 import pytest
+from hypothesis import settings
 
 import phoneworld_gym
 from phoneworld_gym import Action
+
+# CI must be repeatable: the same examples on every run (locally, examples vary per run)
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 TASK_IDS = [t.id for t in phoneworld_gym.list_tasks()]
 ENV_IDS = sorted(e for e in gymnasium.registry if e.startswith("PhoneWorld/"))
