@@ -13,39 +13,11 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
-from PIL import Image, ImageDraw
 
 import phoneworld_gym
 from phoneworld_gym.baselines.agents import OracleAgent, RandomAgent
 from phoneworld_gym.baselines.evaluate import evaluate, run_episode, success_table
-from phoneworld_gym.ui.fonts import text_font
-
-
-def filmstrip(frames: list[np.ndarray], labels: list[str], per_row: int = 6) -> Image.Image:
-    """Frames side by side (rows of ``per_row``) with a caption under each."""
-    h, w = frames[0].shape[:2]
-    cap = 64
-    rows = (len(frames) + per_row - 1) // per_row
-    sheet = Image.new("RGB", (per_row * (w + 12) + 12, rows * (h + cap + 12) + 12),
-                      (245, 245, 245))
-    draw = ImageDraw.Draw(sheet)
-    font = text_font(16)
-    for i, (f, label) in enumerate(zip(frames, labels)):
-        x = 12 + (i % per_row) * (w + 12)
-        y = 12 + (i // per_row) * (h + cap + 12)
-        sheet.paste(Image.fromarray(f), (x, y))
-        draw.rectangle((x - 1, y - 1, x + w, y + h), outline=(180, 180, 180))
-        words, line, lines = label.split(), "", []
-        for word in words:
-            if font.getlength(f"{line} {word}") > w and line:
-                lines.append(line)
-                line = word
-            else:
-                line = f"{line} {word}".strip()
-        lines.append(line)
-        for j, ln in enumerate(lines[:3]):
-            draw.text((x, y + h + 4 + j * 19), ln, font=font, fill=(40, 40, 40))
-    return sheet
+from phoneworld_gym.viz import filmstrip
 
 
 def record_episode(env: gym.Env, task: str, seed: int) -> tuple[list[np.ndarray], list[str]]:
