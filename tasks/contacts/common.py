@@ -41,6 +41,16 @@ def others_unchanged(before: list[dict[str, Any]], after: list[dict[str, Any]],
         set(a) - set(b) <= changed
 
 
+def other_contact(rows: list[dict[str, Any]], cid: int, where: Any = None) -> dict[str, Any]:
+    """Someone else than contact ``cid``, preferably with the same first name (the likely
+    mix-up), optionally satisfying ``where(row)``: near misses use it."""
+    me = next(r for r in rows if r["_id"] == cid)
+    first = me["display_name"].split()[0]
+    pool = [r for r in rows if r["_id"] != cid and (where is None or where(r))]
+    same_first = [r for r in pool if r["display_name"].split()[0] == first]
+    return (same_first or pool)[0]
+
+
 def open_contact(device: Device, name: str) -> Iterator[Action]:
     """From anywhere: open Contacts, search the name, open the contact."""
     yield Action("open_app", app_name="Contacts")

@@ -15,6 +15,7 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.contacts.common import (
     by_id,
     open_contact,
+    other_contact,
     others_unchanged,
     pick,
     same_name,
@@ -151,7 +152,8 @@ class ContactsStar(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Stars someone else with the same first name, or the first other person listed."""
-        other = _someone_else(self.contacts_before, self.params["id"])
+        other = other_contact(self.contacts_before, self.params["id"],
+                              where=lambda r: not r["starred"])["display_name"]
         yield from open_contact(device, other)
         yield tap(device, desc="Add to favorites")
         yield Action("status", goal_status="complete")
@@ -188,7 +190,7 @@ class ContactsDelete(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Deletes the wrong person."""
-        other = _someone_else(self.contacts_before, self.params["id"])
+        other = other_contact(self.contacts_before, self.params["id"])["display_name"]
         yield from open_contact(device, other)
         yield tap(device, desc="Delete")
         yield tap(device, text="Delete", cls="Button")
@@ -222,14 +224,6 @@ class ContactsDeleteMissing(Task):
         yield from _to_list(device)
         yield type_into(device, self.params["name"], rid="search_bar")
         yield Action("status", goal_status="infeasible")
-
-
-def _someone_else(rows: list[dict[str, Any]], cid: int) -> str:
-    me = next(r for r in rows if r["_id"] == cid)
-    first = me["display_name"].split()[0]
-    same_first = [r for r in rows if r["_id"] != cid and r["display_name"].startswith(first)]
-    pool = same_first or [r for r in rows if r["_id"] != cid]
-    return str(pool[0]["display_name"])
 
 
 def _to_list(device: Device) -> Iterator[Action]:

@@ -13,7 +13,13 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import StringMatch, normalize
 from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.contacts.common import by_id, open_contact, others_unchanged, pick
+from phoneworld_gym.tasks.contacts.common import (
+    by_id,
+    open_contact,
+    other_contact,
+    others_unchanged,
+    pick,
+)
 
 EMAIL_DOMAINS = ("gmail.com", "outlook.com", "proton.me", "icloud.com", "fastmail.com")
 
@@ -30,15 +36,6 @@ def _only_field_changed(task: Task, device: Device, cid: int, field: str) -> dic
     if not others_unchanged(task.contacts_before, device.probe.contacts(), {cid}):
         return None
     return row
-
-
-def _other_contact(rows: list[dict[str, Any]], cid: int, where: Any = None) -> dict[str, Any]:
-    """Someone else, preferably with the same first name (the likely mix-up)."""
-    me = next(r for r in rows if r["_id"] == cid)
-    first = me["display_name"].split()[0]
-    pool = [r for r in rows if r["_id"] != cid and (where is None or where(r))]
-    same_first = [r for r in pool if r["display_name"].split()[0] == first]
-    return (same_first or pool)[0]
 
 
 @register_task
@@ -210,6 +207,6 @@ class ContactsEmailOf(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the email of someone else with the same first name."""
-        other = _other_contact(self.contacts_before, self.params["id"],
+        other = other_contact(self.contacts_before, self.params["id"],
                                where=lambda r: bool(r["email"]))
         yield Action("answer", text=other["email"])

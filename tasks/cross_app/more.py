@@ -14,7 +14,13 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import PhoneMatch
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import CONTACTS, Task, register_task
-from phoneworld_gym.tasks.contacts.common import by_id, open_contact, others_unchanged, same_name
+from phoneworld_gym.tasks.contacts.common import (
+    by_id,
+    open_contact,
+    other_contact,
+    others_unchanged,
+    same_name,
+)
 from phoneworld_gym.tasks.cross_app.contacts_shopping import same_address, split_address
 from phoneworld_gym.tasks.shopping.common import choice, live_store, open_order, open_tab
 
@@ -58,15 +64,6 @@ def _recipient_on_screen(device: Device) -> str:
     return elements(device)[i - 1].text or ""
 
 
-def _other_contact(rows: list[dict[str, Any]], cid: int, where: Any = None) -> dict[str, Any]:
-    """Someone else, preferably with the same first name (the likely mix-up)."""
-    me = next(r for r in rows if r["_id"] == cid)
-    first = me["display_name"].split()[0]
-    pool = [r for r in rows if r["_id"] != cid and (where is None or where(r))]
-    same_first = [r for r in pool if r["display_name"].split()[0] == first]
-    return (same_first or pool)[0]
-
-
 @register_task
 class CrossAppFavoriteGiftRecipient(Task):
     """Read who an order was shipped to in Shopping, then star that person in Contacts."""
@@ -106,7 +103,7 @@ class CrossAppFavoriteGiftRecipient(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Stars someone else with the same first name (or the next person listed)."""
-        other = _other_contact(self.contacts_before, self.params["contact_id"],
+        other = other_contact(self.contacts_before, self.params["contact_id"],
                                where=lambda r: not r["starred"])
         yield from _read_recipient(device, self.params["order_id"])
         yield from open_contact(device, other["display_name"])
@@ -148,7 +145,7 @@ class CrossAppGiftRecipientPhone(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the number of someone else with the same first name."""
-        other = _other_contact(self.contacts_before, self.params["contact_id"],
+        other = other_contact(self.contacts_before, self.params["contact_id"],
                                where=lambda r: bool(r["number"]))
         yield Action("answer", text=other["number"])
 
