@@ -29,6 +29,12 @@ MODES = [
 
 def measure(kwargs: dict, tasks: list[str], seeds: int) -> tuple[float, float, int, int]:
     env = gym.make("PhoneWorld/All-v0", disable_env_checker=True, **kwargs).unwrapped
+    for task in tasks:  # warm-up, untimed: first-use caches (catalogue, fonts, glyph masks)
+        env.reset(seed=10_000, options={"task": task})
+        for action in env.oracle():
+            *_, term, trunc, _info = env.step(action)
+            if term or trunc:
+                break
     reset_t = step_t = 0.0
     resets = steps = 0
     for task in tasks:
