@@ -57,13 +57,15 @@ def list_apps() -> list[AppInfo]:
 def list_tasks(app: str | None = None, category: str | None = None,
                split: str | None = None) -> list[type[Task]]:
     """Registered task classes (each has ``.id``, ``.apps``, ``.category``, ``.difficulty``,
-    ``.split``, ``.template``, ``.env_id()``), filtered."""
+    ``.split``, ``.template``, ``.templates(split)``, ``.env_id()``), filtered. ``split``
+    keeps the tasks that have goal wordings in that split (a train task with test
+    paraphrases is listed under both)."""
     from phoneworld_gym.task import all_tasks
 
     return [t for t in all_tasks().values()
             if (app is None or app in t.apps)
             and (category is None or t.category == category)
-            and (split is None or t.split == split)]
+            and (split is None or t.templates(split))]
 
 
 register_envs()

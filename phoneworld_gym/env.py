@@ -48,7 +48,7 @@ def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = 
     ids = [tid for tid, cls in registry.items()
            if (app is None or tuple(cls.apps) == (app,))
            and (category is None or cls.category == category)
-           and (split is None or cls.split == split)]
+           and (split is None or cls.templates(split))]
     if not ids:
         raise ValueError(f"no task matches app={app!r} category={category!r} split={split!r}")
     return ids
@@ -60,7 +60,9 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     Args:
         tasks: one task id or several to sample from (default: filtered registry).
         app, category, split: registry filters when ``tasks`` is not given (``app``: the
-            tasks played in that app alone).
+            tasks played in that app alone). ``split`` also picks the goal wordings: None ->
+            each task's canonical template; "train"/"test" -> a seeded pick among that
+            split's wordings (``Task.templates``).
         device: any :class:`~phoneworld_gym.device.Device` (default: a new PhoneWorld phone).
         render_mode: ``"rgb_array"`` or None.
         screenshot_size: (width, height) of the screenshot; actions stay in 1080 x 2400.
@@ -86,6 +88,8 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.task_ids = select_tasks(tasks, app=app, category=category, split=split)
+        #: which goal wordings episodes use (see ``Task.templates``)
+        self.split = split
         if device is None:
             from phoneworld_gym.phone import PhoneWorldDevice
 
@@ -123,7 +127,9 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         else:
             rng = np.random.default_rng(task_seed(episode_seed, task_id))
             params = cls.generate_params(rng, self.device.probe)
-        task = cls(params)
+        wordings = cls.templates(self.split) or (cls.template,)
+        pick = np.random.default_rng(task_seed(episode_seed, task_id + "/wording"))
+        task = cls(params, wordings[int(pick.integers(len(wordings)))])
         try:
             task.goal  # noqa: B018 (the template must be fillable from the params)
         except (KeyError, IndexError) as e:
@@ -200,6 +206,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             "task": type(self.task).id,
             "params": copy.deepcopy(self.task.params),
             "goal": self.goal,
+            "template": self.task.wording,
             "category": type(self.task).category,
             "success": success,
             "steps": self.steps,

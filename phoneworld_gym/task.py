@@ -56,8 +56,11 @@ class Task:
     #: step budget; 0 means ``max(10, 3 * optimal_steps)``
     max_steps: ClassVar[int] = 0
     template: ClassVar[str]
-    #: "train" or "test": test templates are held out of training
+    #: "train" or "test": a test task (all its templates) is held out of training
     split: ClassVar[str] = "train"
+    #: more wordings of the goal, same placeholders: {"train": (...), "test": (...)}. Test
+    #: wordings of a train task measure generalisation to unseen phrasing of a seen task.
+    paraphrases: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: False for tasks whose right move is ``status: infeasible``
     feasible: ClassVar[bool] = True
     #: for information-retrieval tasks: how an answer is compared
@@ -67,9 +70,11 @@ class Task:
     #: True when setup and verify need only the common probes (runs on real devices too)
     common_probes_only: ClassVar[bool] = False
 
-    def __init__(self, params: dict[str, Any]):
+    def __init__(self, params: dict[str, Any], template: str | None = None):
         self.params = dict(params)
         self.baseline: dict[str, Any] = {}
+        #: the wording of this episode's goal (one of :meth:`templates`)
+        self.wording = template if template is not None else self.template
 
     # -- metadata ------------------------------------------------------------------------
     @classmethod
@@ -80,9 +85,24 @@ class Task:
     def step_budget(cls) -> int:
         return cls.max_steps or max(10, 3 * cls.optimal_steps)
 
+    @classmethod
+    def templates(cls, split: str | None = None) -> tuple[str, ...]:
+        """The goal wordings of a split: ``None`` -> the canonical template only; "train" ->
+        the train wordings of a train task; "test" -> every wording of a test task, or the
+        test paraphrases of a train task."""
+        if split is None:
+            return (cls.template,)
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS} or None, got {split!r}")
+        extra_train = tuple(cls.paraphrases.get("train", ()))
+        extra_test = tuple(cls.paraphrases.get("test", ()))
+        if cls.split == "test":
+            return (cls.template, *extra_train, *extra_test) if split == "test" else ()
+        return (cls.template, *extra_train) if split == "train" else extra_test
+
     @property
     def goal(self) -> str:
-        return self.template.format(**self.params)
+        return self.wording.format(**self.params)
 
     # -- lifecycle -----------------------------------------------------------------------
     @classmethod
@@ -198,6 +218,9 @@ def register_task(cls: type[Task]) -> type[Task]:
         raise ValueError(f"task {cls.id}: split {cls.split!r} not in {SPLITS}")
     if not cls.id.isidentifier():
         raise ValueError(f"task id {cls.id!r} must be an identifier (it names an env id)")
+    unknown = set(cls.paraphrases) - set(SPLITS)
+    if unknown:
+        raise ValueError(f"task {cls.id}: paraphrases keys {sorted(unknown)} not in {SPLITS}")
     if cls.category == "information-retrieval" and cls.answer_matcher is None:
         raise ValueError(f"task {cls.id}: information-retrieval tasks need an answer_matcher")
     prev = _TASKS.get(cls.id)

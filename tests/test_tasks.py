@@ -72,3 +72,35 @@ def test_different_seeds_give_different_params(make_env):
             _, info = env.reset(seed=seed, options={"task": task_id})
             seen.add(repr(sorted(info["params"].items())))
         assert len(seen) > 1, f"{task_id}: six seeds gave the same params"
+
+
+def _fields(template: str) -> set[str]:
+    import string
+
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_every_wording_uses_the_same_placeholders(task_id):
+    t = get_task(task_id)
+    wordings = {*t.templates("train"), *t.templates("test"), t.template}
+    for w in wordings:
+        assert _fields(w) == _fields(t.template), f"{task_id}: {w!r}"
+    assert not set(t.templates("train")) & set(t.templates("test")), "a wording in both splits"
+
+
+def test_split_picks_the_wordings(make_env):
+    paraphrased = [t for t in TASK_IDS if get_task(t).paraphrases.get("test")
+                   and get_task(t).split == "train"]
+    if not paraphrased:
+        pytest.skip("no task has test paraphrases yet")
+    task_id = paraphrased[0]
+    t = get_task(task_id)
+    for split, allowed in (("test", set(t.templates("test"))),
+                           ("train", set(t.templates("train"))),
+                           (None, {t.template})):
+        env = make_env(obs_mode="a11y", split=split)
+        seen = {env.reset(seed=s, options={"task": task_id})[1]["template"] for s in range(8)}
+        assert seen <= allowed, (split, seen - allowed)
+        if split is not None and len(allowed) > 1:
+            assert len(seen) > 1, f"split {split}: eight seeds used one wording"
