@@ -34,6 +34,16 @@ class ContactsAdd(Task):
     optimal_steps = 6
     common_probes_only = True
     template = "Add a new contact named {first} {last} with the phone number {phone}."
+    paraphrases = {
+        "train": (
+            "Please create a contact for {first} {last}, phone number {phone}.",
+            "Save {first} {last} as a new contact with the number {phone}.",
+        ),
+        "test": (
+            "Could you add {first} {last} to my contacts? Their phone number is {phone}.",
+            "I need a new contact: {first} {last}, phone {phone}.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -88,6 +98,16 @@ class ContactsEditPhone(Task):
     optimal_steps = 6
     common_probes_only = True
     template = "Change the phone number of {name} to {phone}."
+    paraphrases = {
+        "train": (
+            "Update {name}'s phone number to {phone}.",
+            "Please change the number for {name} to {phone}.",
+        ),
+        "test": (
+            "{name} has a new phone number, {phone}. Could you replace the old one in my contacts?",
+            "I need {name}'s number in my contacts changed to {phone}.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -132,6 +152,16 @@ class ContactsStar(Task):
     optimal_steps = 4
     common_probes_only = True
     template = "Add {name} to my favorite contacts."
+    paraphrases = {
+        "train": (
+            "Please mark {name} as a favorite in my contacts.",
+            "Add {name} to my favorites in Contacts.",
+        ),
+        "test": (
+            "Star {name} in contacts.",
+            "Could you make {name} one of my favorite contacts?",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -171,6 +201,13 @@ class ContactsDelete(Task):
     split = "test"
     common_probes_only = True
     template = "Remove {name} from my contacts."
+    paraphrases = {
+        "test": (
+            "Please delete the contact {name}.",
+            "Could you delete {name} from my address book?",
+            "I don't need {name} in my contacts anymore, so please delete that contact.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -209,6 +246,16 @@ class ContactsDeleteMissing(Task):
     feasible = False
     common_probes_only = True
     template = "Delete {name} from my contacts."
+    paraphrases = {
+        "train": (
+            "Please remove {name} from my contacts.",
+            "Delete the contact {name}.",
+        ),
+        "test": (
+            "Could you get rid of {name} in my address book?",
+            "{name} shouldn't be in my contacts anymore. Please delete that contact.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

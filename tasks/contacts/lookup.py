@@ -27,6 +27,16 @@ class ContactsLookupPhone(Task):
     common_probes_only = True
     answer_matcher = PhoneMatch()
     template = "What is {name}'s phone number?"
+    paraphrases = {
+        "train": (
+            "What's the phone number for {name}?",
+            "Tell me {name}'s phone number.",
+        ),
+        "test": (
+            "Could you look up {name} in my contacts and tell me their phone number?",
+            "I need to call {name}. What phone number do I have for them?",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -59,6 +69,13 @@ class ContactsCompanyOf(Task):
     common_probes_only = True
     answer_matcher = StringMatch()
     template = "Which company does {name} work for?"
+    paraphrases = {
+        "test": (
+            "Who is {name}'s employer? I just need the company name.",
+            "Can you look up where {name} works and tell me the company?",
+            "Tell me the name of the company {name} works at.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -93,6 +110,16 @@ class ContactsCountFavorites(Task):
     common_probes_only = True
     answer_matcher = NumberMatch()
     template = "How many favorite contacts do I have?"
+    paraphrases = {
+        "train": (
+            "How many contacts have I marked as favorites?",
+            "Please count my favorite contacts and tell me the number.",
+        ),
+        "test": (
+            "What's the number of starred contacts in my address book?",
+            "I'd like to know how many people are in my favorites in Contacts.",
+        ),
+    }
 
     def expected_answer(self, device: Device) -> Any:
         return sum(1 for r in self.contacts_before if r["starred"])

@@ -49,6 +49,17 @@ class ContactsEditEmail(Task):
     optimal_steps = 7
     common_probes_only = True
     template = "Change the email address of {name} to {email}."
+    paraphrases = {
+        "train": (
+            "Update {name}'s email address to {email}.",
+            "Please change {name}'s email to {email}.",
+        ),
+        "test": (
+            ("{name} has a new email address, {email}. Can you put it in their contact instead of "
+             "the old one?"),
+            "Replace the email on {name}'s contact with {email}, please.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -96,6 +107,17 @@ class ContactsEditAddress(Task):
     optimal_steps = 7
     common_probes_only = True
     template = "{name} has moved. Update their address in my contacts to {address}."
+    paraphrases = {
+        "train": (
+            "Update {name}'s address in my contacts to {address}; they've moved.",
+            "{name} moved to {address}. Please change their address in my contacts.",
+        ),
+        "test": (
+            "Could you change the address on {name}'s contact card to {address}? They moved.",
+            ("New address for {name}: {address}. Please put it in their contact in place of the "
+             "old one."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -141,6 +163,13 @@ class ContactsUnstar(Task):
     optimal_steps = 5
     split = "test"
     template = "Remove {name} from my favorite contacts."
+    paraphrases = {
+        "test": (
+            "Unstar {name} in my contacts.",
+            "Could you take {name} off my favorites? Don't delete the contact, though.",
+            "{name} shouldn't be a favorite anymore. Please take them out of my favorite contacts.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -191,6 +220,13 @@ class ContactsEmailOf(Task):
     common_probes_only = True
     answer_matcher = StringMatch()
     template = "What is {name}'s email address?"
+    paraphrases = {
+        "test": (
+            "Can you tell me {name}'s email address?",
+            "I need the email address of {name}. What is it?",
+            "Look up {name} in my contacts and tell me their email address.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

@@ -51,6 +51,20 @@ class CrossAppShipToContact(Task):
     max_steps = 50
     template = ("Buy one {product} and ship it to {name}. Their address is in my contacts. "
                 "Use standard delivery.")
+    paraphrases = {
+        "train": (
+            ("Please order one {product} for {name} with standard delivery. You'll find their "
+             "address in my contacts."),
+            ("Buy one {product} for {name} and ship it with standard delivery to their address "
+             "from my contacts."),
+        ),
+        "test": (
+            ("I'd like to send {name} a gift: one {product}. Could you buy it, ship it to the "
+             "address I have for them in my contacts, and choose standard delivery?"),
+            ("Get one {product} delivered to {name} with standard delivery. Their address is "
+             "saved in my contacts."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -130,6 +144,16 @@ class CrossAppOrderAddressToContact(Task):
     max_steps = 40
     template = ("Create a contact named {first} {last} and give it the shipping address of my "
                 "order {order_id}.")
+    paraphrases = {
+        "test": (
+            ("Add {first} {last} as a new contact, using the shipping address from my order "
+             "{order_id} as their address."),
+            ("Could you save a new contact, {first} {last}, with the address my order {order_id} "
+             "was shipped to?"),
+            ("I need a new contact named {first} {last} whose address is the shipping address on "
+             "my order {order_id}."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

@@ -77,6 +77,20 @@ class CrossAppFavoriteGiftRecipient(Task):
     max_steps = 30
     template = ("I sent my order {order_id} as a gift to someone in my contacts. Add that "
                 "person to my favorite contacts.")
+    paraphrases = {
+        "train": (
+            ("My order {order_id} was a gift to one of my contacts. Please add that person to my "
+             "favorite contacts."),
+            ("Add whoever received my gift order {order_id} to my favorite contacts. They're in "
+             "my contacts."),
+        ),
+        "test": (
+            ("Could you check who my order {order_id} was shipped to as a gift and star that "
+             "person in my contacts?"),
+            ("The recipient of my gift order {order_id} is one of my contacts. I want them in my "
+             "favorites in Contacts."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -126,6 +140,16 @@ class CrossAppGiftRecipientPhone(Task):
     answer_matcher = PhoneMatch()
     template = ("My order {order_id} was a gift that I had shipped to one of my contacts. "
                 "What is that person's phone number?")
+    paraphrases = {
+        "test": (
+            ("I shipped order {order_id} as a gift to someone in my contacts. What's their phone "
+             "number?"),
+            ("Find out who received my gift order {order_id} and give me their phone number from "
+             "my contacts."),
+            ("Can you tell me the phone number of the contact I had my order {order_id} shipped "
+             "to as a gift?"),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -163,6 +187,20 @@ class CrossAppSaveContactAddress(Task):
     max_steps = 45
     template = ("Save {name}'s home address from my contacts as a new shipping address in the "
                 "Shopping app, under their name{default_clause}.")
+    paraphrases = {
+        "train": (
+            ("In the Shopping app, add {name}'s home address from my contacts as a new shipping "
+             "address under their name{default_clause}."),
+            ("Take {name}'s home address from my contacts and save it as a new shipping address "
+             "in the Shopping app, with their name on it{default_clause}."),
+        ),
+        "test": (
+            ("Could you copy {name}'s home address from Contacts into the Shopping app as a new "
+             "shipping address in their name{default_clause}?"),
+            ("I want to ship things to {name}. Please add their home address from my contacts to "
+             "my Shopping app addresses as a new one under their name{default_clause}."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

@@ -42,6 +42,17 @@ class ShoppingAddToCartOptions(Task):
     tags = ("search", "options")
     optimal_steps = 9
     template = "Add {qty} of the {name} in size {size}, color {color}, to my cart."
+    paraphrases = {
+        "train": (
+            "Put {qty} of the {name} in my cart, size {size} and color {color}.",
+            "My cart needs {qty} of the {name} (size {size}, color {color}). Please add them.",
+        ),
+        "test": (
+            ("I need {qty} of the {name}, size {size} in {color}. Can you add them to my shopping "
+             "cart?"),
+            "Could you put the {name} in my basket? Size {size}, color {color}, quantity {qty}.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -108,7 +119,17 @@ class ShoppingRemoveFromCart(_CartLineTask):
     id = "ShoppingRemoveFromCart"
     difficulty = "easy"
     optimal_steps = 4
-    template = "Remove the {name} from my shopping cart."
+    template = "Remove {name} from my shopping cart."
+    paraphrases = {
+        "train": (
+            "Please delete {name} from my cart.",
+            "Take {name} out of my shopping cart.",
+        ),
+        "test": (
+            "I don't want {name} anymore. Could you remove it from my cart?",
+            "{name} shouldn't be in my basket at all. Please remove it.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -147,7 +168,17 @@ class ShoppingChangeCartQty(_CartLineTask):
     id = "ShoppingChangeCartQty"
     difficulty = "medium"
     optimal_steps = 5
-    template = "I need {qty} of the {name} in my cart, please update the quantity."
+    template = "I need {qty} of {name} in my cart, please update the quantity."
+    paraphrases = {
+        "train": (
+            "Change the quantity of {name} in my cart to {qty}, please.",
+            "Set the quantity of {name} in my cart to {qty}.",
+        ),
+        "test": (
+            "Can you fix my cart? The quantity of {name} should be {qty}.",
+            "Could you adjust my cart so the line for {name} has a quantity of {qty}?",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

@@ -51,6 +51,19 @@ class ShoppingBuyExpress(Task):
     optimal_steps = 9
     template = ("Buy one {name}{options_phrase} with Express delivery and ship it to my "
                 "{label} address.")
+    paraphrases = {
+        "train": (
+            "Order one {name}{options_phrase} with Express delivery to my {label} address.",
+            ("Please buy one {name}{options_phrase}, ship it to my {label} address, and use "
+             "Express delivery."),
+        ),
+        "test": (
+            ("I need one {name}{options_phrase} sent to my {label} address. Can you buy it with "
+             "Express delivery?"),
+            ("Could you purchase a single {name}{options_phrase} for me? Express delivery, to my "
+             "{label} address."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -115,6 +128,16 @@ class ShoppingCheckoutNewAddress(Task):
     optimal_steps = 11
     template = ("Order everything in my cart with Standard delivery, shipped to my new "
                 "address: {street}, {city}, {state} {zip}.")
+    paraphrases = {
+        "test": (
+            ("Check out my whole cart with Standard delivery and ship it to my new address, "
+             "{street}, {city}, {state} {zip}."),
+            ("I've moved to {street}, {city}, {state} {zip}. Please order everything in my cart "
+             "to that new address, using Standard delivery."),
+            ("Could you place an order for all the items in my cart? Send it by Standard delivery "
+             "to my new address: {street}, {city}, {state} {zip}."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

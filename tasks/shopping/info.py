@@ -45,7 +45,17 @@ class ShoppingPriceOf(Task):
     difficulty = "easy"
     optimal_steps = 4
     answer_matcher = NumberMatch(tol=0.005)
-    template = "How much does the {name} cost right now?"
+    template = "How much does {name} cost right now?"
+    paraphrases = {
+        "train": (
+            "What's the current price of {name}?",
+            "How much is {name} right now?",
+        ),
+        "test": (
+            "Can you look up what {name} costs at the moment?",
+            "I'm thinking of buying {name}. What does it cost right now?",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -78,6 +88,13 @@ class ShoppingOrderStatus(Task):
     optimal_steps = 5
     answer_matcher = StringMatch(contains=True)
     template = "What's the status of my order {order_id}?"
+    paraphrases = {
+        "test": (
+            "Can you check on my order {order_id} and tell me its status?",
+            "What status is my order {order_id} in right now?",
+            "Tell me the current status of order {order_id}.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -109,6 +126,16 @@ class ShoppingCartCount(Task):
     optimal_steps = 3
     answer_matcher = NumberMatch()
     template = "How many items are in my shopping cart?"
+    paraphrases = {
+        "train": (
+            "How many items do I have in my cart?",
+            "Tell me how many items are in my shopping cart.",
+        ),
+        "test": (
+            "Could you check my shopping cart and tell me how many items are in it?",
+            "What's the total number of items in my basket right now?",
+        ),
+    }
 
     def expected_answer(self, device: Device) -> Any:
         return st.cart_count(self.store_before(SHOP))
@@ -137,7 +164,17 @@ class ShoppingOrderDate(Task):
     difficulty = "medium"
     optimal_steps = 4
     answer_matcher = DateMatch()
-    template = "On what date did I order the {name}?"
+    template = "On what date did I order {name}?"
+    paraphrases = {
+        "train": (
+            "What date did I order {name} on?",
+            "When did I place the order for {name}? I need the date.",
+        ),
+        "test": (
+            "Could you check my past orders and tell me the date I bought {name}?",
+            "I'm trying to remember when I purchased {name}. What was the order date?",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -184,6 +221,20 @@ class ShoppingOpenOrders(Task):
     answer_matcher = ListMatch()
     template = ("Which of my orders are still on their way (not delivered or cancelled yet)? "
                 "Give me the order numbers.")
+    paraphrases = {
+        "train": (
+            ("Give me the order numbers of all my orders that are still on their way (not yet "
+             "delivered or cancelled)."),
+            ("Which orders of mine haven't been delivered or cancelled yet? Tell me their order "
+             "numbers."),
+        ),
+        "test": (
+            ("I'm expecting some packages. What are the order numbers of all my orders that have "
+             "been neither delivered nor cancelled yet?"),
+            ("Could you list every order I'm still waiting for (anything not delivered or "
+             "cancelled)? Just the order numbers, please."),
+        ),
+    }
 
     def expected_answer(self, device: Device) -> Any:
         return [o["id"] for o in self.store_before(SHOP)["orders"]

@@ -59,6 +59,17 @@ class ShoppingRatingsCount(Task):
     optimal_steps = 3
     answer_matcher = NumberMatch()
     template = "How many customer ratings does {the_name} have?"
+    paraphrases = {
+        "train": (
+            "What's the number of customer ratings for {the_name}?",
+            "Tell me how many customer ratings {the_name} has.",
+        ),
+        "test": (
+            "Could you check how many customer ratings there are for {the_name}?",
+            ("I'm curious how many ratings {the_name} has received from customers. What's the "
+             "count?"),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -99,6 +110,16 @@ class ShoppingOrderTotalOfItem(Task):
     optimal_steps = 5
     answer_matcher = NumberMatch(tol=0.005)
     template = "What was the total of the order I bought {the_name} in?"
+    paraphrases = {
+        "train": (
+            "How much was the total of the order that included {the_name}?",
+            "What did the order containing {the_name} come to in total?",
+        ),
+        "test": (
+            "I bought {the_name} as part of an order. What was that order's total?",
+            "Could you find the order with {the_name} in it and tell me the order total?",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -150,6 +171,14 @@ class ShoppingSetDefaultAddress(Task):
     split = "test"
     optimal_steps = 5
     template = "Make my {label} address ({street}) my default shipping address."
+    paraphrases = {
+        "test": (
+            "Set my {label} address at {street} as my default shipping address.",
+            "Could you change my default shipping address to the {label} one at {street}?",
+            ("I want my packages to go to my {label} address, {street}, by default. Please make "
+             "it my default shipping address."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -210,6 +239,20 @@ class ShoppingCheckoutWithCard(Task):
     optimal_steps = 6
     template = ("Check out everything in my cart with Standard delivery to my default address, "
                 "and pay with my {card} ending in {last4}.")
+    paraphrases = {
+        "train": (
+            ("Order everything in my cart using Standard delivery to my default address, paying "
+             "with my {card} ending in {last4}."),
+            ("Please check out my cart: Standard delivery, my default address, and my {card} "
+             "ending in {last4} as the payment."),
+        ),
+        "test": (
+            ("Could you buy all the items in my cart? Pay with the {card} that ends in {last4}, "
+             "ship to my default address, and pick Standard delivery."),
+            ("I want to place an order for my entire cart with my {card} ending in {last4}. Send "
+             "it to my default address with Standard delivery."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -267,6 +310,16 @@ class ShoppingUnavailableColor(Task):
     feasible = False
     optimal_steps = 4
     template = "Add {the_name} in {color} to my cart."
+    paraphrases = {
+        "train": (
+            "Put {the_name} in my cart; I want it in {color}.",
+            "Please add {the_name} to my cart, in the color {color}.",
+        ),
+        "test": (
+            "I'd like {the_name} in {color}. Could you add it to my shopping cart?",
+            "Could you add the {color} version of {the_name} to my basket?",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -340,6 +393,16 @@ class ShoppingBestRatedInRange(Task):
     optimal_steps = 10
     template = ("Add the best-rated product in {category} that costs between ${lo} and ${hi} "
                 "to my cart.")
+    paraphrases = {
+        "test": (
+            ("In {category}, find the highest-rated product priced between ${lo} and ${hi} and "
+             "put it in my cart."),
+            ("Could you add the top-rated {category} item costing between ${lo} and ${hi} to my "
+             "shopping cart?"),
+            ("I want the best-rated thing in the {category} department that's between ${lo} and "
+             "${hi}. Please add it to my cart."),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

@@ -31,6 +31,16 @@ class ShoppingCancelOrder(Task):
     tags = ("dialog",)
     optimal_steps = 7
     template = "Cancel my order {order_id}, I don't need it anymore."
+    paraphrases = {
+        "train": (
+            "Please cancel order {order_id}; I don't need it anymore.",
+            "I don't need my order {order_id} anymore, cancel it.",
+        ),
+        "test": (
+            "Could you cancel my order {order_id}? I no longer need it.",
+            "I changed my mind about order {order_id}, so please cancel it.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -75,6 +85,13 @@ class ShoppingCancelDeliveredOrder(Task):
     split = "test"
     optimal_steps = 5
     template = "Please cancel order {order_id}."
+    paraphrases = {
+        "test": (
+            "Cancel my order {order_id}.",
+            "Could you cancel order {order_id} for me?",
+            "I'd like order {order_id} cancelled, please.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -100,7 +117,18 @@ class ShoppingReturnItem(Task):
     difficulty = "hard"
     tags = ("form",)
     optimal_steps = 9
-    template = "Return the {name} from order {order_id}. The reason: {reason_text}."
+    template = "Return {name} from order {order_id}. The reason: {reason_text}."
+    paraphrases = {
+        "train": (
+            "Please return {name} from order {order_id} because {reason_text}.",
+            "I want to return {name} from my order {order_id}; the reason is that {reason_text}.",
+        ),
+        "test": (
+            ("Could you start a return for {name} in order {order_id}? I'm returning it because "
+             "{reason_text}."),
+            "Since {reason_text}, I'd like to send back {name} from order {order_id}.",
+        ),
+    }
 
     REASON_TEXT = {"Changed my mind": "I changed my mind", "Arrived damaged": "it arrived damaged",
                    "Wrong item sent": "they sent the wrong item", "Doesn't fit": "it doesn't fit",

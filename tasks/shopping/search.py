@@ -39,6 +39,20 @@ class ShoppingCheapestRated(Task):
     optimal_steps = 9
     template = ("Add the cheapest item in {category} that is rated {stars} stars or higher and "
                 "costs under ${limit} to my cart.")
+    paraphrases = {
+        "train": (
+            ("Find the cheapest {category} item rated {stars} stars or higher that costs under "
+             "${limit}, and add it to my cart."),
+            ("Please add to my cart the lowest-priced item in {category} with a rating of {stars} "
+             "stars or more and a price under ${limit}."),
+        ),
+        "test": (
+            ("In {category}, what's the cheapest item with at least {stars} stars that's under "
+             "${limit}? Put it in my cart."),
+            ("I want the least expensive {category} product rated at least {stars} stars and "
+             "priced below ${limit}. Could you add it to my basket?"),
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:

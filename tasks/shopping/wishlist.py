@@ -33,7 +33,14 @@ class ShoppingWishlistAdd(Task):
     difficulty = "easy"
     split = "test"
     optimal_steps = 5
-    template = "Save the {name} to my wishlist so I can buy it later."
+    template = "Save {name} to my wishlist so I can buy it later."
+    paraphrases = {
+        "test": (
+            "Add {name} to my wishlist.",
+            "Could you put {name} on my wishlist? I might buy it later.",
+            "I'm not ready to buy {name} yet, so please save it to my wishlist.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
@@ -71,7 +78,17 @@ class ShoppingWishlistToCart(Task):
     apps = (SHOP,)
     difficulty = "medium"
     optimal_steps = 5
-    template = "Move the {name} from my wishlist to my cart."
+    template = "Move {name} from my wishlist to my cart."
+    paraphrases = {
+        "train": (
+            "Please move {name} from my wishlist into my shopping cart.",
+            "Take {name} off my wishlist and put it in my cart.",
+        ),
+        "test": (
+            "I'm ready to buy {name} from my wishlist. Could you move it to my cart?",
+            "{name} is on my wishlist; please move it over to my basket.",
+        ),
+    }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
