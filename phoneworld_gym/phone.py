@@ -27,7 +27,6 @@ from phoneworld_gym.ui.dump import dump_nodes, to_xml
 from phoneworld_gym.ui.render import render
 from phoneworld_gym.ui.view import (
     Column,
-    Scroll,
     Stack,
     TextField,
     View,
@@ -570,11 +569,3 @@ class PhoneWorldDevice:
             assert a.app_name is not None
             return self.open_app(a.app_name)
         return ""  # wait, status, answer: nothing happens on the phone
-
-
-def find_scroll(view: View) -> Scroll | None:
-    """The first scroll container in a subtree."""
-    for v in view.walk():
-        if isinstance(v, Scroll):
-            return v
-    return None

@@ -152,3 +152,28 @@ def test_clear_all_notifications():
     d.execute(Action("swipe", direction="down", x=300, y=10))
     d.execute(tap(d, text="Clear all"))
     assert d.world.notifications == [] and not d.world.shade
+
+
+def test_placing_an_order_posts_a_notification_that_opens_it():
+    import gymnasium
+
+    env = gymnasium.make("PhoneWorld/ShoppingBuyExpress-v0", obs_mode="a11y")
+    env.reset(seed=0)
+    d = env.unwrapped.device
+    before = len(d.world.notifications)
+    for action in env.unwrapped.oracle():
+        env.step(action)
+    new = d.world.notifications[before:]
+    assert len(new) == 1 and new[0]["title"].endswith("placed")
+    order_id = new[0]["args"]["id"]
+    d.execute(Action("navigate_home"))
+    d.execute(Action("swipe", direction="down", x=540, y=20))
+    d.execute(tap(d, text=new[0]["title"]))
+    assert find(d, text=f"Order {order_id}") is not None
+
+
+def test_real_fonts_are_installed():
+    """Pictures are only identical across machines with the packaged fonts."""
+    from phoneworld_gym.ui.fonts import have_real_fonts
+
+    assert have_real_fonts()

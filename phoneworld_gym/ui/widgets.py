@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from phoneworld_gym.ui.view import (
     Color,
     Column,
-    Divider,
     Handler,
     Icon,
     Image,
@@ -201,27 +200,6 @@ def text_field(key: str, value: str, *, on_text: Callable[[str], None], label: s
                      desc=desc, flex=flex)
 
 
-def toggle_row(label: str, checked: bool, on_toggle: Handler, *, kind: str = "switch",
-               rid: str = "", theme: Theme = DEFAULT_THEME, subtitle: str = "") -> Row:
-    """A row with a label and a switch, checkbox or radio button on the right."""
-    cls = {"switch": "android.widget.Switch", "checkbox": "android.widget.CheckBox",
-           "radio": "android.widget.RadioButton"}[kind]
-    if kind == "switch":
-        ctl: View = Stack([Image(tint=theme.primary if checked else theme.surface_high,
-                                 glyph="circle", radius=dp(16), in_dump=False)],
-                          width=dp(52), height=dp(32), cls=cls, checkable=True, checked=checked,
-                          rid=rid)
-    else:
-        glyph = ("check" if checked else "square") if kind == "checkbox" else \
-            ("circle" if checked else "circle")
-        ctl = Icon(glyph, size=20, box=40, cls=cls, checkable=True, checked=checked,
-                   color=theme.primary if checked else theme.outline, rid=rid,
-                   border=None if kind == "checkbox" and checked else None)
-    row = list_item(label, subtitle=subtitle, trailing=ctl if kind == "switch" else None,
-                    leading=ctl if kind != "switch" else None, on_click=on_toggle, theme=theme)
-    return row
-
-
 def bottom_nav(items: Sequence[tuple[str, str, bool, Handler]], *,
                theme: Theme = DEFAULT_THEME, badges: dict[str, str] | None = None) -> Row:
     """Navigation bar (80 dp): (icon, label, selected, handler) per destination. ``badges``
@@ -256,10 +234,6 @@ def section(title: str, *, theme: Theme = DEFAULT_THEME, action: View | None = N
     if action is not None:
         kids.append(action)
     return Row(kids, padding=(MARGIN, dp(12), MARGIN, dp(4)))
-
-
-def divider(inset: int = 0) -> Divider:
-    return Divider(inset=inset)
 
 
 def spacer(h: int) -> View:

@@ -142,6 +142,8 @@ def checkout(ctx: Ctx) -> Page:
                                payment_id=pay_id, now=ctx.now,
                                items=items if ctx.args.get("buy_now") else None)
         ctx.replace("confirmation", order_id=order["id"])
+        ctx.notify(f"Order {order['id']} placed", "We'll let you know when it ships.",
+                   "order", id=order["id"])
 
     addr_rows: list[View] = [Text("Shipping address", size=18, weight="medium",
                                   color=THEME.on_surface)]
