@@ -26,8 +26,9 @@ def test_ids_are_generated_from_the_registry():
 def test_check_env_passes_without_warnings(env_id):
     env = gymnasium.make(env_id, screenshot_size=(270, 600))
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        check_env(env.unwrapped, skip_render_check=False)
+        warnings.simplefilter("error")  # any checker warning fails the test
+        check_env(env.unwrapped, skip_render_check=False)  # raises on any violation
+    assert env.unwrapped.task is not None  # the checker reset and stepped a real task
     env.close()
 
 
@@ -84,15 +85,23 @@ def test_action_outside_the_space_raises_value_error(make_env, bad):
 def test_step_accepts_action_json_and_space_samples(make_env):
     env = make_env("PhoneWorld/ContactsAdd-v0", obs_mode="a11y")
     env.reset(seed=0)
+    probe = env.unwrapped.device.probe
     env.step(Action("open_app", app_name="Contacts"))
-    env.step({"action_type": "scroll", "direction": "down"})
+    assert probe.foreground_app() == "com.phoneworld.contacts"
+    obs, *_, info = env.step({"action_type": "scroll", "direction": "down"})
+    assert info["action_error"] == "" and "contact_list" in obs["a11y"]
     env.step('{"action_type": "navigate_home"}')
+    assert probe.foreground_app() == "com.google.android.apps.nexuslauncher"
     space = env.action_space
     space.seed(1)
+    steps = 0
     for _ in range(10):
-        env.step(space.sample())
+        obs, reward, term, trunc, info = env.step(space.sample())
+        steps += 1
+        assert env.observation_space.contains(obs) and 0.0 <= reward <= 1.0
         if env.unwrapped.done:
             env.reset(seed=0)
+    assert steps == 10
 
 
 def test_step_budget_truncates_with_verifier_reward(make_env):
