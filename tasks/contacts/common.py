@@ -25,6 +25,18 @@ def pick(rng: np.random.Generator, probe: Probe, *, where: Any = None) -> dict[s
     return rows[int(rng.integers(len(rows)))]
 
 
+def new_name(rng: np.random.Generator, probe: Probe) -> tuple[str, str]:
+    """A (first, last) name that nobody in the address book has yet."""
+    from phoneworld_gym.apps.contacts import store as cs
+
+    taken = {r["display_name"] for r in probe.contacts()}
+    while True:
+        first = cs.FIRST[int(rng.integers(len(cs.FIRST)))]
+        last = cs.LAST[int(rng.integers(len(cs.LAST)))]
+        if f"{first} {last}" not in taken:
+            return first, last
+
+
 def same_name(a: str, b: str) -> bool:
     return normalize(a) == normalize(b)
 

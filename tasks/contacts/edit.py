@@ -14,6 +14,7 @@ from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.contacts.common import (
     by_id,
+    new_name,
     open_contact,
     other_contact,
     others_unchanged,
@@ -47,12 +48,7 @@ class ContactsAdd(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        taken = {r["display_name"] for r in probe.contacts()}
-        while True:
-            first = cs.FIRST[int(rng.integers(len(cs.FIRST)))]
-            last = cs.LAST[int(rng.integers(len(cs.LAST)))]
-            if f"{first} {last}" not in taken:
-                break
+        first, last = new_name(rng, probe)
         return {"first": first, "last": last, "phone": cs.random_phone(rng)}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
@@ -259,12 +255,8 @@ class ContactsDeleteMissing(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        taken = {r["display_name"] for r in probe.contacts()}
-        while True:
-            name = (f"{cs.FIRST[int(rng.integers(len(cs.FIRST)))]} "
-                    f"{cs.LAST[int(rng.integers(len(cs.LAST)))]}")
-            if name not in taken:
-                return {"name": name}
+        first, last = new_name(rng, probe)
+        return {"name": f"{first} {last}"}
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield Action("open_app", app_name="Contacts")

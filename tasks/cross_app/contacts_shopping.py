@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.contacts import store as cs
 from phoneworld_gym.apps.shopping import catalogue as cat
 from phoneworld_gym.apps.shopping import store as shop
 from phoneworld_gym.contract import Action, AgentReport
@@ -20,7 +19,7 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import CONTACTS, Task, register_task
-from phoneworld_gym.tasks.contacts.common import by_id, open_contact, pick, same_name
+from phoneworld_gym.tasks.contacts.common import by_id, new_name, open_contact, pick, same_name
 from phoneworld_gym.tasks.shopping.common import open_order, open_product
 
 _ADDRESS = re.compile(r"^\s*(?P<street>[^,]+),\s*(?P<city>[^,]+),\s*(?P<state>[A-Za-z]{2})\s+"
@@ -160,12 +159,7 @@ class CrossAppOrderAddressToContact(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         orders = probe.app_store("shopping")["orders"]
         o = orders[int(rng.integers(len(orders)))]
-        taken = {r["display_name"] for r in probe.contacts()}
-        while True:
-            first = cs.FIRST[int(rng.integers(len(cs.FIRST)))]
-            last = cs.LAST[int(rng.integers(len(cs.LAST)))]
-            if f"{first} {last}" not in taken:
-                break
+        first, last = new_name(rng, probe)
         return {"first": first, "last": last, "order_id": o["id"]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:

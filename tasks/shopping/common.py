@@ -74,6 +74,15 @@ def orders_same_except(before: list[dict[str, Any]], after: list[dict[str, Any]]
     return all(a.get(o["id"]) == o for o in before if o["id"] != changed)
 
 
+def orders_per_product(orders: list[dict[str, Any]]) -> dict[str, int]:
+    """How many orders hold each product id (a line per order counts once per line)."""
+    count: dict[str, int] = {}
+    for o in orders:
+        for it in o["items"]:
+            count[it["product_id"]] = count.get(it["product_id"], 0) + 1
+    return count
+
+
 def priced(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Cart lines as order items."""
     return [{"product_id": it["product_id"], "options": dict(it["options"]), "qty": it["qty"],

@@ -23,6 +23,7 @@ from phoneworld_gym.tasks.shopping.common import (
     open_orders,
     open_product,
     open_tab,
+    orders_per_product,
     pick_product,
 )
 
@@ -179,10 +180,7 @@ class ShoppingOrderDate(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         orders = probe.app_store(SHOP)["orders"]
-        count: dict[str, int] = {}
-        for o in orders:
-            for it in o["items"]:
-                count[it["product_id"]] = count.get(it["product_id"], 0) + 1
+        count = orders_per_product(orders)
         firsts = [o for o in orders if count[o["items"][0]["product_id"]] == 1]
         o = choice(rng, firsts)
         pid = o["items"][0]["product_id"]

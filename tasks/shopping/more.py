@@ -28,6 +28,7 @@ from phoneworld_gym.tasks.shopping.common import (
     open_order,
     open_product,
     open_tab,
+    orders_per_product,
     orders_same_except,
     pick_product,
     priced,
@@ -124,10 +125,7 @@ class ShoppingOrderTotalOfItem(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         orders = probe.app_store(SHOP)["orders"]
-        count: dict[str, int] = {}
-        for o in orders:
-            for it in o["items"]:
-                count[it["product_id"]] = count.get(it["product_id"], 0) + 1
+        count = orders_per_product(orders)
         fits = [(o, i) for o in orders if o["status"] != "Cancelled"
                 for i, it in enumerate(o["items"]) if count[it["product_id"]] == 1]
         hidden = [(o, i) for o, i in fits if i > 0]
