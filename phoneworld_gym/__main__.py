@@ -1,6 +1,6 @@
 """Command line: list tasks, look at a task's start screen, replay its oracle, or play it.
 
-    python -m phoneworld_gym list [--app shopping] [--category cross-app] [--split test]
+    python -m phoneworld_gym list [--app Shopping] [--category cross-app] [--split test]
     python -m phoneworld_gym show ShoppingAddToCartOptions --seed 3 --out out/start.png
     python -m phoneworld_gym oracle ShoppingAddToCartOptions --seed 3 --out out/oracle.png
     python -m phoneworld_gym play ContactsStar --seed 0 --out out/play.png
@@ -10,20 +10,28 @@
 ``enter``, ``scroll down``, ``swipe up``, ``back``, ``home``, ``open Shopping``, ``wait``,
 ``answer 42``, ``done``, ``infeasible``. After each step it prints the numbered elements and
 rewrites the screenshot at ``--out``.
+
+Installed with pip, the same commands run as ``phoneworld list``, ``phoneworld show ...``.
+A user error (an unknown task, app, category or split, an ``--out`` that cannot be written, a
+seed that is not a number) prints one ``phoneworld: error:`` line and exits 2 before any work
+starts; a ``list`` filter that matches nothing exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import gymnasium as gym
 
 import phoneworld_gym
 from phoneworld_gym.contract import Action, parse_ui_elements
 from phoneworld_gym.env import PhoneEnv
+from phoneworld_gym.task import CATEGORIES, SPLITS, all_tasks
 from phoneworld_gym.viz import filmstrip
 
 
@@ -71,32 +79,146 @@ def describe(obs: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m phoneworld_gym", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    lp = sub.add_parser("list", help="registered tasks")
-    lp.add_argument("--app")
-    lp.add_argument("--category")
-    lp.add_argument("--split")
-    for name in ("show", "oracle", "play"):
-        sp = sub.add_parser(name)
-        sp.add_argument("task")
-        sp.add_argument("--seed", type=int, default=0)
-        sp.add_argument("--out", default=f"out/{name}.png")
-        sp.add_argument("--size", default="540x1200", help="screenshot WIDTHxHEIGHT")
-    a = p.parse_args(argv)
+class CliError(Exception):
+    """A user error: printed as one ``phoneworld: error:`` line, exit status ``code``."""
 
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(" ".join(message.split()))
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors raise :class:`CliError` instead of printing the
+    usage and exiting, so that every error reads the same."""
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's hook for a bad command line."""
+        raise CliError(message, 2)
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``--size``: "WIDTHxHEIGHT" -> (width, height), both positive."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        msg = f"expected WIDTHxHEIGHT such as 540x1200, got {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError(f"width and height must be positive, got {text!r}")
+    return w, h
+
+
+def _arg_parser() -> argparse.ArgumentParser:
+    """The parser for every subcommand (its errors raise :class:`CliError`)."""
+    script = os.path.basename(sys.argv[0]) == "phoneworld"
+    p = _Parser(prog="phoneworld" if script else "python -m phoneworld_gym", description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="{list,show,oracle,play}")
+    lp = sub.add_parser("list", help="registered tasks")
+    lp.add_argument("--app", help="an app's name or label, in any case: shopping or Shopping")
+    lp.add_argument("--category", choices=CATEGORIES)
+    lp.add_argument("--split", choices=SPLITS)
+    helps = {"show": "a task's start screen and its numbered elements",
+             "oracle": "replay a task's oracle and write a filmstrip",
+             "play": "play a task, one action per line on stdin"}
+    for name, text in helps.items():
+        sp = sub.add_parser(name, help=text)
+        sp.add_argument("task", help="a task id such as ContactsStar (see the list command)")
+        sp.add_argument("--seed", type=int, default=0)
+        sp.add_argument("--out", help=f"image to write (default out/{name}.png)")
+        sp.add_argument("--size", type=_size, default=(540, 1200),
+                        help="screenshot WIDTHxHEIGHT (default 540x1200)")
+    return p
+
+
+def resolve_app(value: str) -> str:
+    """An app's short name from its name or label in any case ("Shopping" -> "shopping");
+    :class:`CliError` naming the installed apps when none matches."""
+    apps = phoneworld_gym.list_apps()
+    for app in apps:
+        if value.strip().lower() in (app.name.lower(), app.label.lower()):
+            return app.name
+    have = ", ".join(f"{a.label} ({a.name})" for a in apps)
+    raise CliError(f"unknown app {value!r}; installed apps: {have}")
+
+
+def resolve_task(value: str) -> str:
+    """``value`` if it is a registered task id, else :class:`CliError` with close matches."""
+    tasks = all_tasks()
+    if value in tasks:
+        return value
+    by_lower = {t.lower(): t for t in tasks}
+    close = [by_lower[m] for m in difflib.get_close_matches(value.lower(), by_lower, n=3,
+                                                              cutoff=0.6)]
+    said = ", ".join(close[:-1]) + " or " + close[-1] if len(close) > 1 else "".join(close)
+    hint = f"did you mean {said}?" if close else "see the list command for the task ids"
+    raise CliError(f"unknown task {value!r}; {hint}")
+
+
+def check_out(path: str) -> None:
+    """Fail before any work when the image at ``path`` could not be written: a missing or
+    unwritable folder, a folder in the way, or a file type Pillow cannot write."""
+    from PIL import Image
+
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        why = "is not a folder" if os.path.exists(parent) else "does not exist"
+        raise CliError(f"--out {path!r}: folder {parent!r} {why}")
+    if os.path.isdir(path):
+        raise CliError(f"--out {path!r} is a folder; give a file name such as {path}/out.png")
+    if not os.access(parent, os.W_OK | os.X_OK) or (
+            os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise CliError(f"--out {path!r}: not writable")
+    ext = os.path.splitext(path)[1].lower()
+    if Image.registered_extensions().get(ext) not in Image.SAVE:
+        raise CliError(f"--out {path!r}: cannot write {ext or 'extension-less'!r} images; "
+                       "use .png")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); the exit status: 0 done,
+    1 nothing matched, 2 a usage error. Errors print one ``phoneworld: error:`` line."""
+    try:
+        return _run(_arg_parser().parse_args(argv))
+    except CliError as e:
+        print(f"phoneworld: error: {e}", file=sys.stderr)
+        return e.code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader went away (``phoneworld list | head``): no traceback on the way out
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _run(a: argparse.Namespace) -> int:
+    """Carry out one parsed command."""
     if a.cmd == "list":
-        for t in phoneworld_gym.list_tasks(app=a.app, category=a.category, split=a.split):
+        app = None if a.app is None else resolve_app(a.app)
+        tasks = phoneworld_gym.list_tasks(app=app, category=a.category, split=a.split)
+        if not tasks:
+            given = " ".join(f"--{k} {v}" for k, v in
+                             (("app", a.app), ("category", a.category), ("split", a.split))
+                             if v is not None)
+            raise CliError(f"no task matches {given}", 1)
+        for t in tasks:
             print(f"{t.env_id():45s} {t.category:22s} {t.difficulty:7s} {t.split:5s} "
                   f"{t.template}")
         return 0
 
-    w, h = (int(v) for v in a.size.lower().split("x"))
-    env = gym.make("PhoneWorld/All-v0", screenshot_size=(w, h))
+    task_id = resolve_task(a.task)
+    out = a.out
+    if out is None:  # the default folder is made on demand; one the user names must exist
+        out = f"out/{a.cmd}.png"
+        try:
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+        except OSError as e:
+            raise CliError(f"cannot make the folder for {out!r}: {e.strerror}") from None
+    check_out(out)
+
+    env = gym.make("PhoneWorld/All-v0", screenshot_size=a.size)
     phone: PhoneEnv = env.unwrapped  # type: ignore[assignment]
-    obs, info = env.reset(seed=a.seed, options={"task": a.task})
+    obs, info = env.reset(seed=a.seed, options={"task": task_id})
     print(f"goal: {obs['goal']}\nparams: {json.dumps(info['params'])}")
     frames, labels = [obs["screenshot"]], ["start"]
     if a.cmd == "show":
@@ -116,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         print(describe(obs))
         from PIL import Image
 
-        Image.fromarray(obs["screenshot"]).save(a.out)
+        Image.fromarray(obs["screenshot"]).save(out)
         for line in sys.stdin:
             if not line.strip():
                 continue
@@ -126,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as e:
                 print(f"! {e}")
                 continue
-            Image.fromarray(obs["screenshot"]).save(a.out)
+            Image.fromarray(obs["screenshot"]).save(out)
             print(describe(obs))
             if info["action_error"]:
                 print(f"! {info['action_error']}")
@@ -134,8 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"reward {reward}, success {info['success']}, steps {info['steps']}")
                 return 0
         return 0
-    filmstrip(frames, labels).save(a.out)
-    print(f"wrote {a.out}")
+    filmstrip(frames, labels).save(out)
+    print(f"wrote {out}")
     return 0
 
 
