@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from phoneworld_gym.life import Life
 from phoneworld_gym.ui.view import Handler, View
 from phoneworld_gym.ui.widgets import DEFAULT_THEME, Theme
 from phoneworld_gym.world import LAUNCHER, World
@@ -34,6 +35,17 @@ class Page:
 ScreenFn = Callable[["Ctx"], "View | Page"]
 
 
+@dataclasses.dataclass(frozen=True)
+class TableWriter:
+    """How an app carries out ``content insert/update/delete`` on a common table it serves.
+    Each function takes the app's store first; ``insert`` returns the new row's ``_id``. They
+    raise ``ValueError`` for a bad row or id."""
+
+    insert: Callable[[dict[str, Any], dict[str, Any]], Any]
+    update: Callable[[dict[str, Any], Any, dict[str, Any]], None]
+    delete: Callable[[dict[str, Any], Any], None]
+
+
 class App:
     """Base class of every app. Subclasses set the class attributes and ``screens``."""
 
@@ -45,12 +57,24 @@ class App:
     theme: ClassVar[Theme] = DEFAULT_THEME
     main_screen: ClassVar[str] = "main"
     screens: ClassVar[dict[str, ScreenFn]] = {}
-    #: content providers: authority -> function(store) -> rows (e.g. "contacts")
+    #: the tables the app serves, like content providers: table -> function(store) -> rows,
+    #: each row with an ``_id``. A common table ("contacts") a real phone serves too; the app's
+    #: own tables are named "<app>/<name>" ("shopping/cart"). Together they must show every
+    #: change a user can make, because damage checks compare them.
     providers: ClassVar[dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]]] = {}
+    #: tables that never change in an episode (a shop's catalogue): readable, but left out of
+    #: the whole-phone snapshot
+    static_tables: ClassVar[frozenset[str]] = frozenset()
+    #: write access to the common tables it serves (``content insert/update/delete``)
+    writers: ClassVar[dict[str, TableWriter]] = {}
+    #: setup routines for the app's own state that tasks may ask for through
+    #: ``device.fixture(app, name, **args)``: name -> function(store, **args) -> result
+    fixtures: ClassVar[dict[str, Callable[..., Any]]] = {}
     aliases: ClassVar[tuple[str, ...]] = ()
 
-    def generate(self, rng: np.random.Generator) -> dict[str, Any]:
-        """The app's store at the start of an episode (plain JSON data)."""
+    def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
+        """The app's store at the start of an episode (plain JSON data), drawn from the app's
+        own generator and the episode's shared :class:`~phoneworld_gym.life.Life`."""
         return {}
 
     def notifications(self, store: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,7 +1,23 @@
 """The verbs every backend implements (PhoneWorld, adb phones, android_env emulators).
 
 A :class:`Device` resets, shows its screen (pixels and accessibility XML), executes
-:class:`~phoneworld_gym.contract.Action` s and answers a :class:`Probe` for verifiers.
+:class:`~phoneworld_gym.contract.Action` s, answers a :class:`Probe` for verifiers, and takes
+the write verbs that tasks use to set up their start state. Tasks reach the phone through
+these alone: never through the world, an app's store or an app's own functions.
+
+State is read and written as *tables* of rows, each row a dict with an ``_id`` column, the way
+Android's content providers serve it:
+
+- **common tables**, which a real phone serves too (``content query``, ``settings list``,
+  ``ls``): ``contacts``, ``sms``, ``calendar``, ``alarms``, ``files``, ``settings/system``,
+  ``settings/secure``, ``settings/global``;
+- **app tables**, ``<app>/<name>`` (``shopping/cart``), which only PhoneWorld's mock apps serve.
+
+The write side mirrors it: common verbs (:meth:`Device.insert`, :meth:`Device.update`,
+:meth:`Device.delete`, :meth:`Device.put_setting`, :meth:`Device.push_file`) that adb can also
+carry out, and :meth:`Device.fixture`, which runs a setup routine that a mock app declares for
+its own state ("seed the cart with these lines"). A task that uses only common verbs and
+probes runs on a real phone; :mod:`phoneworld_gym.access` works that out from what it calls.
 """
 
 from __future__ import annotations
@@ -12,18 +28,49 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 
+#: Android's settings namespaces, each readable as the table ``settings/<namespace>``.
+SETTINGS_NAMESPACES: tuple[str, ...] = ("system", "secure", "global")
+#: Tables a real phone serves too, with the Android columns each row carries.
+COMMON_TABLES: dict[str, tuple[str, ...]] = {
+    "contacts": ("_id", "display_name", "number", "email", "postal_address", "company",
+                 "starred"),
+    "sms": ("_id", "address", "body", "date", "type", "read"),
+    "calendar": ("_id", "title", "dtstart", "dtend", "eventLocation", "description"),
+    "alarms": ("_id", "hour", "minutes", "label", "enabled", "days"),
+    "files": ("_id", "size", "sha256"),
+    **{f"settings/{ns}": ("_id", "value") for ns in SETTINGS_NAMESPACES},
+}
+#: The common tables a task may write with :meth:`Device.insert` / ``update`` / ``delete``.
+WRITABLE_TABLES: tuple[str, ...] = ("contacts", "sms", "calendar", "alarms")
+
+Row = dict[str, Any]
+
+
+class DeviceError(RuntimeError):
+    """A device verb could not be carried out (the message says why)."""
+
+
+class Unsupported(DeviceError):
+    """The backend does not have this verb, probe or table (a mock app's table on a real
+    phone, a fixture of an app that is not installed)."""
+
+
+def is_common(table: str) -> bool:
+    """True for the tables a real phone serves too."""
+    return table in COMMON_TABLES
+
 
 @runtime_checkable
 class Probe(Protocol):
     """Typed read access to the state a verifier needs.
 
-    The common probes (``contacts``, ``foreground_app``, ``setting``) can be answered by a real
-    phone over adb; ``app_store`` reads a PhoneWorld app's own store and exists only there.
-    """
+    ``contacts``, ``foreground_app``, ``setting`` and ``query`` of a common table can be
+    answered by a real phone over adb; ``query`` of an app table (``shopping/orders``) only by
+    PhoneWorld."""
 
-    def contacts(self) -> list[dict[str, Any]]:
+    def contacts(self) -> list[Row]:
         """Rows with Android contacts-provider columns: ``_id``, ``display_name``, ``number``,
-        ``email``, ``starred``, ``postal_address``."""
+        ``email``, ``postal_address``, ``company``, ``starred`` (0/1)."""
         ...
 
     def foreground_app(self) -> str:
@@ -34,8 +81,17 @@ class Probe(Protocol):
         """``settings get NAMESPACE KEY`` (``None`` when unset)."""
         ...
 
-    def app_store(self, app: str) -> dict[str, Any]:
-        """A deep copy of a PhoneWorld app's store (``KeyError`` on real devices)."""
+    def query(self, table: str) -> list[Row]:
+        """Every row of a table (see the module docstring), in a stable order. Raises
+        :class:`Unsupported` for a table this device does not serve."""
+        ...
+
+    def tables(self) -> list[str]:
+        """Every table this device serves, whose rows together are the phone's state."""
+        ...
+
+    def snapshot(self) -> dict[str, list[Row]]:
+        """Every table's rows: the whole phone, for the start state and damage checks."""
         ...
 
 
@@ -65,4 +121,29 @@ class Device(Protocol):
     @property
     def probe(self) -> Probe:
         """Read access for verifiers."""
+        ...
+
+    # -- write verbs (task setup) ---------------------------------------------------------
+    def insert(self, table: str, row: Row) -> Any:
+        """``content insert``: add a row to a writable common table; returns its ``_id``."""
+        ...
+
+    def update(self, table: str, row_id: Any, values: Row) -> None:
+        """``content update``: change some columns of one row."""
+        ...
+
+    def delete(self, table: str, row_id: Any) -> None:
+        """``content delete``: remove one row."""
+        ...
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        """``settings put NAMESPACE KEY VALUE``."""
+        ...
+
+    def push_file(self, path: str, data: bytes) -> None:
+        """``adb push``: write a file on the phone's shared storage (``/sdcard/...``)."""
+        ...
+
+    def fixture(self, app: str, name: str, **args: Any) -> Any:
+        """Run a setup routine a mock app declares for its own state (PhoneWorld only)."""
         ...

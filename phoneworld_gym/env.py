@@ -10,11 +10,12 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
 
+from phoneworld_gym.access import TaskDevice
 from phoneworld_gym.contract import (
     SCREEN_HEIGHT,
     SCREEN_WIDTH,
@@ -23,7 +24,7 @@ from phoneworld_gym.contract import (
     action_space,
     observation_space,
 )
-from phoneworld_gym.device import Device
+from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.task import Task, all_tasks, get_task
 
 
@@ -42,7 +43,11 @@ def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = 
     registry = all_tasks()
     if tasks is not None:
         ids = [tasks] if isinstance(tasks, str) else list(tasks)
+        if not ids:
+            raise ValueError("tasks is empty; give at least one task id (or None for all)")
         for t in ids:
+            if not isinstance(t, str):
+                raise ValueError(f"task ids are strings, got {t!r}")
             get_task(t)
         return ids
     ids = [tid for tid, cls in registry.items()
@@ -67,7 +72,9 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         render_mode: ``"rgb_array"`` or None.
         screenshot_size: (width, height) of the screenshot; actions stay in 1080 x 2400.
         obs_mode: ``"all"``, ``"pixels"`` (no tree) or ``"a11y"`` (no screenshot).
-        max_steps: overrides each task's step budget.
+        max_steps: overrides each task's step budget (a positive int).
+        common_only: serve tasks only the verbs and probes a real phone has (used to find
+            out which tasks run on phones; see :func:`phoneworld_gym.access.phone_ready`).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
@@ -84,6 +91,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         screenshot_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT),
         obs_mode: str = "all",
         max_steps: int | None = None,
+        common_only: bool = False,
     ):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -100,8 +108,14 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.screenshot_size = tuple(getattr(device, "screenshot_size", screenshot_size))
         self.observation_space = observation_space(self.screenshot_size, obs_mode)  # type: ignore[arg-type]
         self.action_space = action_space()
+        if max_steps is not None and (isinstance(max_steps, bool)
+                                      or not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
         self.max_steps_override = max_steps
+        self.common_only = bool(common_only)
         self.task: Task | None = None
+        #: what the current task sees of the device (set at reset)
+        self.task_device = TaskDevice(self.device, common_only=self.common_only)
         self.steps = 0
         self.done = False
         self._last_error = ""
@@ -110,23 +124,33 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict, got {type(options).__name__}")
         options = dict(options or {})
         unknown = set(options) - {"task", "params"}
         if unknown:
             raise ValueError(f"unknown reset options {sorted(unknown)}; known: task, params")
         if "task" in options:
             task_id = options["task"]
-            cls = get_task(task_id)
+            if not isinstance(task_id, str):
+                raise ValueError(f"options['task'] must be a task id string, got {task_id!r}")
+            get_task(task_id)
+            if task_id not in self.task_ids:
+                raise ValueError(f"task {task_id!r} is not one of this env's tasks "
+                                 f"({len(self.task_ids)}: {', '.join(self.task_ids[:8])}"
+                                 f"{' ...' if len(self.task_ids) > 8 else ''}); make the env "
+                                 f"with tasks={task_id!r} or use PhoneWorld/All-v0")
         else:
             task_id = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
-            cls = get_task(task_id)
+        cls = get_task(task_id)
         episode_seed = int(self.np_random.integers(2**31 - 1))
         self.device.reset(episode_seed)
+        self.task_device = TaskDevice(self.device, common_only=self.common_only)
         if options.get("params") is not None:
-            params = dict(options["params"])
+            params = cls.check_params(options["params"])
         else:
             rng = np.random.default_rng(task_seed(episode_seed, task_id))
-            params = cls.generate_params(rng, self.device.probe)
+            params = cls.check_params(cls.generate_params(rng, cast(Probe, self.task_device.probe)))
         wordings = cls.templates(self.split) or (cls.template,)
         pick = np.random.default_rng(task_seed(episode_seed, task_id + "/wording"))
         task = cls(params, wordings[int(pick.integers(len(wordings)))])
@@ -136,9 +160,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             raise ValueError(f"params for {task_id} lack {e}; the template is "
                              f"{cls.template!r}, got params {sorted(params)}") from None
         self.task = task
-        self.task.start(self.device)
-        if hasattr(self.device, "invalidate"):
-            self.device.invalidate()
+        self.task.start(cast(Device, self.task_device))
         self.steps = 0
         self.done = False
         self._last_error = ""
@@ -165,7 +187,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
                         else "complete" if act.action_type == "answer" else None),
                 answer=act.text if act.action_type == "answer" else None,
             )
-            reward = float(self.task.verify(self.device, report))
+            reward = float(self.task.verify(cast(Device, self.task_device), report))
             success = reward >= 1.0
             self.done = True
         return self._obs(), reward, terminated, truncated, self._info(success=success)
@@ -189,7 +211,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         """The current task's oracle, reading the live screen as the episode advances."""
         if self.task is None:
             raise RuntimeError("call reset() before oracle()")
-        return self.task.oracle(self.device)
+        return self.task.oracle(cast(Device, self.task_device))
 
     def _obs(self) -> dict[str, Any]:
         obs: dict[str, Any] = {}
@@ -211,4 +233,6 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             "success": success,
             "steps": self.steps,
             "action_error": self._last_error,
+            #: why the verifier scored 0 (set when the episode ends), else ""
+            "failure": self.task.failure if self.done else "",
         }

@@ -25,35 +25,50 @@ from __future__ import annotations
 
 import copy
 import importlib
+import os
 import pkgutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import Matcher
+from phoneworld_gym.validators import Check, Diff
 
-CATEGORIES = ("app", "mini-app", "cross-app", "information-retrieval")
+CATEGORIES = ("app", "mini-app", "cross-app", "long-horizon", "information-retrieval")
 DIFFICULTIES = ("easy", "medium", "hard")
 SPLITS = ("train", "test")
-#: baseline key of the contacts-provider rows (app stores are keyed by app name)
-CONTACTS = "provider.contacts"
+CONTACTS = "contacts"  # TEMPORARY: removed when every task is migrated
 
 
 class Task:
     """Base class of every task. Subclasses set the class attributes and implement
     ``generate_params``, ``evaluate`` (or ``expected_answer`` for information retrieval) and
-    ``oracle``."""
+    ``oracle``.
+
+    The rules (``docs/GUIDE.md`` works an example of each):
+
+    - ``generate_params`` reads the fresh phone through the probe only; ``setup`` changes it
+      through the device's write verbs and app fixtures only. No task touches the world, an
+      app's store or an app's functions (a test reads every file under ``tasks/``).
+    - ``verify`` compares every table of the phone with the start state: whatever changed
+      outside ``may_change`` scores 0, for every task, information retrieval and infeasible
+      ones included. ``evaluate`` states the expected change with the shared validators
+      (:meth:`expect`), never by recomputing it with the app's code.
+    - The oracle acts through the UI like a careful person, ends with its ``status`` or
+      ``answer`` action, and its length is ``optimal_steps`` (tested over seeds).
+    """
 
     id: ClassVar[str]
     apps: ClassVar[tuple[str, ...]]
     category: ClassVar[str] = "app"
     difficulty: ClassVar[str] = "easy"
     tags: ClassVar[tuple[str, ...]] = ()
+    #: the oracle's length in actions, its final status/answer included
     optimal_steps: ClassVar[int] = 1
-    #: step budget; 0 means ``max(10, 3 * optimal_steps)``
+    #: step budget; 0 means ``max(10, 2 * optimal_steps)``
     max_steps: ClassVar[int] = 0
     template: ClassVar[str]
     #: "train" or "test": a test task (all its templates) is held out of training
@@ -67,12 +82,19 @@ class Task:
     answer_matcher: ClassVar[Matcher | None] = None
     #: bump when the verifier changes meaning (the env id's -vN)
     version: ClassVar[int] = 0
-    #: True when setup and verify need only the common probes (runs on real devices too)
-    common_probes_only: ClassVar[bool] = False
+    #: the tables the task may change (``"contacts"``, ``"shopping/cart"``); every other
+    #: table of the phone must end as it started
+    may_change: ClassVar[tuple[str, ...]] = ()
+    #: the params' names and types (a type or a tuple of types), checked at every reset
+    params_schema: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, params: dict[str, Any], template: str | None = None):
         self.params = dict(params)
-        self.baseline: dict[str, Any] = {}
+        #: every table at the start (after setup), as the probe read it
+        self.baseline: dict[str, list[Row]] = {}
+        #: the difference at the last verify, and why it failed ("" when it did not)
+        self.diff: Diff | None = None
+        self.failure = ""
         #: the wording of this episode's goal (one of :meth:`templates`)
         self.wording = template if template is not None else self.template
 
@@ -83,7 +105,7 @@ class Task:
 
     @classmethod
     def step_budget(cls) -> int:
-        return cls.max_steps or max(10, 3 * cls.optimal_steps)
+        return cls.max_steps or max(10, 2 * cls.optimal_steps)
 
     @classmethod
     def templates(cls, split: str | None = None) -> tuple[str, ...]:
@@ -100,6 +122,30 @@ class Task:
             return (cls.template, *extra_train, *extra_test) if split == "test" else ()
         return (cls.template, *extra_train) if split == "train" else extra_test
 
+    @classmethod
+    def check_params(cls, params: Any) -> dict[str, Any]:
+        """``params`` checked against :attr:`params_schema`: a ``ValueError`` names the
+        missing, unknown or mistyped field."""
+        if not isinstance(params, Mapping):
+            raise ValueError(f"params for {cls.id} must be a dict, got {type(params).__name__}")
+        schema = cls.params_schema
+        missing = sorted(set(schema) - set(params))
+        unknown = sorted(set(params) - set(schema))
+        if missing or unknown:
+            raise ValueError(f"params for {cls.id}: missing {missing}, unknown {unknown}; "
+                             f"the schema is {_schema_text(schema)}")
+        for k, want in schema.items():
+            v = params[k]
+            types = want if isinstance(want, tuple) else (want,)
+            if isinstance(v, bool) and bool not in types:
+                ok = False
+            else:
+                ok = isinstance(v, types)
+            if not ok:
+                raise ValueError(f"params for {cls.id}: {k}={v!r:.80} is a "
+                                 f"{type(v).__name__}, expected {_type_names(want)}")
+        return dict(params)
+
     @property
     def goal(self) -> str:
         return self.wording.format(**self.params)
@@ -107,44 +153,71 @@ class Task:
     # -- lifecycle -----------------------------------------------------------------------
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        """Parameters for one episode, from the seeded generator and the fresh device state."""
+        """Parameters for one episode, from the seeded generator and the fresh device state
+        (read through ``probe`` only)."""
         return {}
 
     def setup(self, device: Device) -> None:
-        """Put the device in the task's start state (default: as reset left it)."""
-
-    def capture(self, device: Device) -> dict[str, Any]:
-        """The state the collateral-damage check compares against (after setup)."""
-        probe = device.probe
-        snap: dict[str, Any] = {CONTACTS: probe.contacts()}
-        for app in self.apps:
-            try:
-                snap[app] = probe.app_store(app)
-            except KeyError:
-                pass
-        return snap
+        """Put the device in the task's start state through its write verbs and app fixtures
+        (default: as reset left it)."""
 
     def start(self, device: Device) -> None:
-        """Setup, then remember the start state. The env calls this at reset."""
+        """Setup, then remember every table. The env calls this at reset."""
         self.setup(device)
-        self.baseline = self.capture(device)
+        self.baseline = device.probe.snapshot()
+
+    def before(self, table: str) -> list[Row]:
+        """A copy of a table's rows at the start (after setup)."""
+        if table not in self.baseline:
+            raise KeyError(f"{type(self).__name__}: the start state has no table {table!r}; "
+                           f"it has {sorted(self.baseline)}")
+        return copy.deepcopy(self.baseline[table])
 
     def verify(self, device: Device, report: AgentReport) -> float:
-        """Score in [0, 1] from state and the agent's final report."""
+        """Score in [0, 1] from state and the agent's final report: 0 whenever anything
+        changed outside :attr:`may_change`; :attr:`failure` says why a score is 0."""
+        self.diff = Diff(self.baseline, device.probe.snapshot())
+        self.failure = ""
+        allowed = () if (not self.feasible or self.answer_matcher is not None) \
+            else self.may_change
+        damage = self.diff.unchanged_except(allowed)
+        if damage:
+            return self._fail(damage)
         if not self.feasible:
-            ok = report.status == "infeasible" and self.unchanged(device)
-            return 1.0 if ok else 0.0
+            return 1.0 if report.status == "infeasible" else \
+                self._fail(f"the task is infeasible; the agent said {report.status!r}")
         if report.status == "infeasible":
-            return 0.0
+            return self._fail("the agent gave up on a feasible task")
         if self.answer_matcher is not None:
             if report.answer is None:
-                return 0.0
-            right = self.answer_matcher.match(report.answer, self.expected_answer(device))
-            return 1.0 if right and self.unchanged(device) else 0.0
+                return self._fail("no answer")
+            want = self.expected_answer(device)
+            if not self.answer_matcher.match(report.answer, want):
+                return self._fail(f"answer {report.answer!r:.80} does not match {want!r}")
+            return 1.0
         return float(max(0.0, min(1.0, self.evaluate(device, report))))
 
+    def _fail(self, why: str) -> float:
+        self.failure = why
+        return 0.0
+
+    def expect(self, *checks: Check) -> float:
+        """1.0 when every check holds over the start-to-now difference, and every table in
+        :attr:`may_change` that no check names is unchanged; else 0.0 (``failure`` says why).
+        """
+        assert self.diff is not None, "expect() is for evaluate(), after verify() diffed"
+        named = {getattr(c, "table", None) for c in checks}
+        for table in self.may_change:
+            if table not in named and not self.diff.table(table).empty:
+                return self._fail(f"{self.diff.table(table).summary()} (no check allows it)")
+        for c in checks:
+            why = c(self.diff)
+            if why is not None:
+                return self._fail(why)
+        return 1.0
+
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        """Feasible, non-answer tasks: the score from state."""
+        """Feasible, non-answer tasks: the score from state (usually ``self.expect(...)``)."""
         raise NotImplementedError(f"{type(self).__name__} must implement evaluate()")
 
     def expected_answer(self, device: Device) -> Any:
@@ -152,7 +225,8 @@ class Task:
         raise NotImplementedError(f"{type(self).__name__} must implement expected_answer()")
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        """Actions that solve the task through the UI, reading the live screen between steps."""
+        """Actions that solve the task through the UI, reading the live screen between steps,
+        ending with the final ``status`` or ``answer``."""
         raise NotImplementedError(f"{type(self).__name__} has no oracle")
         yield  # pragma: no cover
 
@@ -167,37 +241,14 @@ class Task:
         else:
             yield Action("status", goal_status="infeasible")
 
-    # -- verifier helpers ----------------------------------------------------------------
-    def now(self, device: Device) -> dict[str, Any]:
-        """The current state in the same shape as ``baseline``."""
-        return self.capture(device)
 
-    def unchanged(self, device: Device, allow: dict[str, set[str]] | None = None) -> bool:
-        """True when nothing changed since the start, except the top-level store keys named in
-        ``allow`` (``{"shopping": {"cart"}}``; ``{"contacts": {"*"}}`` allows any change)."""
-        allow = allow or {}
-        cur = self.capture(device)
-        for name, before in self.baseline.items():
-            after = cur.get(name)
-            keys = allow.get(name, set())
-            if "*" in keys:
-                continue
-            if isinstance(before, dict) and isinstance(after, dict):
-                for k in set(before) | set(after):
-                    if k not in keys and before.get(k) != after.get(k):
-                        return False
-            elif before != after:
-                return False
-        return True
+def _type_names(want: Any) -> str:
+    types = want if isinstance(want, tuple) else (want,)
+    return " or ".join(t.__name__ for t in types)
 
-    def store_before(self, app: str) -> dict[str, Any]:
-        """A copy of an app's store as it was at the start."""
-        return copy.deepcopy(self.baseline[app])
 
-    @property
-    def contacts_before(self) -> list[dict[str, Any]]:
-        """The contacts-provider rows as they were at the start."""
-        return copy.deepcopy(self.baseline[CONTACTS])
+def _schema_text(schema: Mapping[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {_type_names(v)}" for k, v in schema.items()) + "}"
 
 
 _TASKS: dict[str, type[Task]] = {}
@@ -232,8 +283,16 @@ def register_task(cls: type[Task]) -> type[Task]:
 
 
 def _discover() -> None:
+    """Import every module under ``phoneworld_gym.tasks``. A folder of task files without an
+    ``__init__.py`` would silently drop its tasks, so it is an error."""
     import phoneworld_gym.tasks as pkg
 
+    for base in pkg.__path__:
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [d for d in dirnames if not d.startswith((".", "__"))]
+            if any(f.endswith(".py") for f in filenames) and "__init__.py" not in filenames:
+                raise ImportError(f"task folder {dirpath} has no __init__.py, so its tasks "
+                                  "would not be found; add an empty one")
     for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
         importlib.import_module(m.name)
 

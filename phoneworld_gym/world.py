@@ -45,6 +45,11 @@ class World:
     settings: dict[str, dict[str, str]] = dataclasses.field(
         default_factory=lambda: {"system": {}, "secure": {}, "global": {}}
     )
+    #: the phone's own providers that no app owns: "sms", "calendar", "alarms" (rows with an
+    #: ``_id``) and "files" (rows keyed by path, with the content base64-encoded in ``data``)
+    system: dict[str, list[dict[str, Any]]] = dataclasses.field(
+        default_factory=lambda: {"sms": [], "calendar": [], "alarms": [], "files": []}
+    )
 
     # -- activities --------------------------------------------------------------------------
     def top(self) -> dict[str, Any] | None:

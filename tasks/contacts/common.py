@@ -9,6 +9,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES
 from phoneworld_gym.matchers import digits, normalize
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 
@@ -27,12 +28,10 @@ def pick(rng: np.random.Generator, probe: Probe, *, where: Any = None) -> dict[s
 
 def new_name(rng: np.random.Generator, probe: Probe) -> tuple[str, str]:
     """A (first, last) name that nobody in the address book has yet."""
-    from phoneworld_gym.apps.contacts import store as cs
-
     taken = {r["display_name"] for r in probe.contacts()}
     while True:
-        first = cs.FIRST[int(rng.integers(len(cs.FIRST)))]
-        last = cs.LAST[int(rng.integers(len(cs.LAST)))]
+        first = FIRST_NAMES[int(rng.integers(len(FIRST_NAMES)))]
+        last = LAST_NAMES[int(rng.integers(len(LAST_NAMES)))]
         if f"{first} {last}" not in taken:
             return first, last
 

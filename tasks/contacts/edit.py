@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.contacts import store as cs
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import scroll_to, tap, type_into
+from phoneworld_gym.life import random_phone
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.validators import added, same_phone, same_text
 from phoneworld_gym.tasks.contacts.common import (
     by_id,
     new_name,
@@ -32,8 +33,9 @@ class ContactsAdd(Task):
     apps = ("contacts",)
     difficulty = "easy"
     tags = ("form",)
-    optimal_steps = 6
-    common_probes_only = True
+    optimal_steps = 7
+    may_change = ("contacts",)
+    params_schema = {"first": str, "last": str, "phone": str}
     template = "Add a new contact named {first} {last} with the phone number {phone}."
     paraphrases = {
         "train": (
@@ -49,38 +51,33 @@ class ContactsAdd(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         first, last = new_name(rng, probe)
-        return {"first": first, "last": last, "phone": cs.random_phone(rng)}
+        return {"first": first, "last": last, "phone": random_phone(rng)}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before, after = self.contacts_before, device.probe.contacts()
-        new = [r for i, r in by_id(after).items() if i not in by_id(before)]
-        if len(new) != 1:
-            return 0.0
-        r = new[0]
-        ok = (same_name(r["display_name"], f"{self.params['first']} {self.params['last']}")
-              and same_number(r["number"], self.params["phone"])
-              and others_unchanged(before, after, {int(r["_id"])}))
-        return 1.0 if ok else 0.0
+        p = self.params
+        return self.expect(added("contacts", {
+            "display_name": same_text(f"{p['first']} {p['last']}"),
+            "number": same_phone(p["phone"]),
+        }))
 
     def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._fill(device, self.params)
+        yield Action("status", goal_status="complete")
+
+    def _fill(self, device: Device, params: dict[str, Any]) -> Iterator[Action]:
         yield Action("open_app", app_name="Contacts")
         yield from _to_list(device)
         yield tap(device, desc="Create contact")
-        yield type_into(device, self.params["first"], rid="field_first")
-        yield type_into(device, self.params["last"], rid="field_last")
+        yield type_into(device, params["first"], rid="field_first")
+        yield type_into(device, params["last"], rid="field_last")
         yield from scroll_to(device, rid="field_phone")
-        yield type_into(device, self.params["phone"], rid="field_phone")
+        yield type_into(device, params["phone"], rid="field_phone")
         yield tap(device, rid="save")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        wrong = dict(self.params, phone=_off_by_one(self.params["phone"]))
-        yield from type(self)(wrong).oracle(device)
+        """The right name with a number one digit off."""
+        yield from self._fill(device, dict(self.params, phone=_off_by_one(self.params["phone"])))
         yield Action("status", goal_status="complete")
-
-
-def _off_by_one(phone: str) -> str:
-    last = phone[-1]
-    return phone[:-1] + ("0" if last == "9" else str(int(last) + 1))
 
 
 @register_task
@@ -273,3 +270,8 @@ def _to_list(device: Device) -> Iterator[Action]:
         if find(device, rid="search_bar") is not None:
             return
         yield Action("navigate_back")
+
+
+def _off_by_one(phone: str) -> str:
+    last = phone[-1]
+    return phone[:-1] + ("0" if last == "9" else str(int(last) + 1))

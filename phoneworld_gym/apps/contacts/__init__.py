@@ -8,6 +8,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.contacts import screens, store
+from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
 
@@ -24,6 +25,7 @@ class ContactsApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "detail": screens.detail, "edit": screens.edit}
     providers = {"contacts": store.provider_rows}
+    writers = {"contacts": store.WRITER}
 
-    def generate(self, rng: np.random.Generator) -> dict[str, Any]:
-        return store.generate(rng)
+    def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
+        return store.generate(rng, life)

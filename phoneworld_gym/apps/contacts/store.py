@@ -1,7 +1,9 @@
 """Contacts data: the model, a seeded generator, and the provider rows Android uses.
 
 A contact is a dict: ``id``, ``first``, ``last``, ``phone``, ``email``, ``address``,
-``company``, ``starred``. Tasks read and change contacts through these functions.
+``company``, ``starred``. Screens change contacts through these functions; tasks read them
+as the provider's rows and write them through the device's ``insert``/``update``/``delete``
+(the :data:`WRITER` here), as they would on a real phone.
 """
 
 from __future__ import annotations
@@ -10,58 +12,26 @@ from typing import Any
 
 import numpy as np
 
-FIRST = ["Ava", "Ben", "Chloe", "Daniel", "Emma", "Felix", "Grace", "Hugo", "Isla", "Jack",
-         "Kara", "Liam", "Maya", "Noah", "Olivia", "Priya", "Quinn", "Rosa", "Sam", "Tara",
-         "Umar", "Vera", "Wei", "Xavier", "Yara", "Zoe", "Aiko", "Bruno", "Carmen", "Dmitri",
-         "Elena", "Farah", "Gabriel", "Hana", "Ivan", "Jonas", "Leila", "Mateo", "Nadia", "Oscar"]
-LAST = ["Anderson", "Brooks", "Chen", "Diaz", "Evans", "Fischer", "Garcia", "Hughes", "Ito",
-        "Johnson", "Kim", "Lopez", "Martin", "Nguyen", "Okafor", "Patel", "Quinn", "Rossi",
-        "Silva", "Tanaka", "Usman", "Varga", "Walker", "Xu", "Young", "Zimmer", "Bauer", "Costa",
-        "Dubois", "Eriksen", "Novak", "Moreau"]
-STREETS = ["Maple Street", "Oak Avenue", "Pine Road", "Cedar Lane", "Elm Street", "Birch Way",
-           "Harbor Drive", "Hill Road", "Lake View", "Mill Lane", "Park Avenue", "River Road",
-           "Station Road", "Sunset Boulevard", "Willow Court", "King Street"]
-CITIES = [("Springfield", "IL", "62701"), ("Portland", "OR", "97205"), ("Austin", "TX", "78701"),
-          ("Madison", "WI", "53703"), ("Boulder", "CO", "80302"), ("Raleigh", "NC", "27601"),
-          ("Salem", "MA", "01970"), ("Tucson", "AZ", "85701"), ("Albany", "NY", "12207"),
-          ("Eugene", "OR", "97401")]
-COMPANIES = ["Acme Corp", "Globex", "Initech", "Umbrella Labs", "Stark Industries", "Hooli",
-             "Wayne Enterprises", "Cyberdyne", "Soylent", "Vandelay Imports", ""]
+from phoneworld_gym.app import TableWriter
+from phoneworld_gym.life import Life
 
 
 def display_name(c: dict[str, Any]) -> str:
     return " ".join(p for p in (c.get("first", ""), c.get("last", "")) if p).strip()
 
 
-def random_address(rng: np.random.Generator) -> str:
-    street = STREETS[int(rng.integers(len(STREETS)))]
-    city, state, zipc = CITIES[int(rng.integers(len(CITIES)))]
-    return f"{int(rng.integers(1, 999))} {street}, {city}, {state} {zipc}"
-
-
-def random_phone(rng: np.random.Generator) -> str:
-    return f"+1 {int(rng.integers(201, 989))}-555-{int(rng.integers(1000, 9999)):04d}"
-
-
-def generate(rng: np.random.Generator, n: int = 24) -> dict[str, Any]:
-    """A seeded address book of ``n`` people with distinct names."""
-    names: set[tuple[str, str]] = set()
-    while len(names) < n:
-        names.add((FIRST[int(rng.integers(len(FIRST)))], LAST[int(rng.integers(len(LAST)))]))
+def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
+    """The address book of the episode's life: everyone in it, sorted by name, about one in
+    five a favourite."""
+    people = sorted(life.people, key=lambda p: (p.first, p.last))
     contacts = []
-    for i, (first, last) in enumerate(sorted(names, key=lambda p: (p[0], p[1]))):
-        email_user = f"{first}.{last}".lower()
+    for i, p in enumerate(people):
         contacts.append({
-            "id": i + 1,
-            "first": first,
-            "last": last,
-            "phone": random_phone(rng),
-            "email": f"{email_user}@{['mail.com', 'inbox.org', 'post.net'][i % 3]}",
-            "address": random_address(rng) if rng.random() < 0.75 else "",
-            "company": COMPANIES[int(rng.integers(len(COMPANIES)))],
-            "starred": bool(rng.random() < 0.2),
+            "id": i + 1, "first": p.first, "last": p.last, "phone": p.phone, "email": p.email,
+            "address": p.home.one_line() if p.home is not None else "",
+            "company": p.company, "starred": bool(rng.random() < 0.2),
         })
-    return {"contacts": contacts, "next_id": n + 1}
+    return {"contacts": contacts, "next_id": len(contacts) + 1}
 
 
 def sorted_contacts(store: dict[str, Any]) -> list[dict[str, Any]]:
@@ -101,3 +71,47 @@ def provider_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
         "company": c["company"],
         "starred": 1 if c["starred"] else 0,
     } for c in sorted_contacts(store)]
+
+
+#: provider column -> store field (``display_name`` splits into first and last)
+_COLUMNS = {"number": "phone", "email": "email", "postal_address": "address",
+            "company": "company", "starred": "starred"}
+
+
+def _fields(values: dict[str, Any]) -> dict[str, Any]:
+    """Store fields from provider columns (``ValueError`` names an unknown column)."""
+    out: dict[str, Any] = {}
+    for col, v in values.items():
+        if col == "display_name":
+            first, _, last = " ".join(str(v).split()).partition(" ")
+            out["first"], out["last"] = first, last
+        elif col == "starred":
+            out["starred"] = bool(int(v))
+        elif col in _COLUMNS:
+            out[_COLUMNS[col]] = str(v)
+        else:
+            raise ValueError(f"contacts has no writable column {col!r}; "
+                             f"use display_name or {sorted(_COLUMNS)}")
+    return out
+
+
+def _insert(store: dict[str, Any], row: dict[str, Any]) -> int:
+    if not str(row.get("display_name", "")).strip() and not str(row.get("number", "")).strip():
+        raise ValueError("a contact needs a display_name or a number")
+    return int(add(store, **_fields({k: v for k, v in row.items() if k != "_id"}))["id"])
+
+
+def _update(store: dict[str, Any], row_id: Any, values: dict[str, Any]) -> None:
+    c = find(store, int(row_id))
+    if c is None:
+        raise ValueError(f"no contact with _id {row_id!r}")
+    c.update(_fields(values))
+
+
+def _delete(store: dict[str, Any], row_id: Any) -> None:
+    if find(store, int(row_id)) is None:
+        raise ValueError(f"no contact with _id {row_id!r}")
+    delete(store, int(row_id))
+
+
+WRITER = TableWriter(insert=_insert, update=_update, delete=_delete)

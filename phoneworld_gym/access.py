@@ -1,0 +1,163 @@
+"""What a task sees of the phone, and which phones a task can run on.
+
+The env hands every task a :class:`TaskDevice`: the device's observations, write verbs,
+fixtures and probe, and nothing else (no world, no stores, no apps). It records each verb and
+probe the task uses. With ``common_only=True`` it serves only what a real phone serves over
+adb, so running a task that way tells, by construction, whether it runs on a phone:
+:func:`phone_ready` does exactly that.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.device import Device, Probe, Row, Unsupported, is_common
+
+
+class _Uses:
+    """The verbs and probes a task used, each marked common (a phone has it) or not."""
+
+    def __init__(self, common_only: bool):
+        self.common_only = common_only
+        self.names: dict[str, bool] = {}
+
+    def add(self, name: str, common: bool) -> None:
+        self.names[name] = common
+        if self.common_only and not common:
+            raise Unsupported(f"{name} is PhoneWorld-only (a real phone cannot serve it)")
+
+
+class TaskProbe:
+    """A probe that records what it is asked (see :class:`TaskDevice`)."""
+
+    def __init__(self, probe: Probe, uses: _Uses):
+        self._probe, self._uses = probe, uses
+
+    def contacts(self) -> list[Row]:
+        self._uses.add("probe.contacts", True)
+        return self._probe.contacts()
+
+    def foreground_app(self) -> str:
+        self._uses.add("probe.foreground_app", True)
+        return self._probe.foreground_app()
+
+    def setting(self, namespace: str, key: str) -> str | None:
+        self._uses.add("probe.setting", True)
+        return self._probe.setting(namespace, key)
+
+    def query(self, table: str) -> list[Row]:
+        self._uses.add(f"probe.query({table})", is_common(table))
+        return self._probe.query(table)
+
+    def tables(self) -> list[str]:
+        names = self._probe.tables()
+        return [t for t in names if is_common(t)] if self._uses.common_only else names
+
+    def snapshot(self) -> dict[str, list[Row]]:
+        if self._uses.common_only:
+            return {t: self._probe.query(t) for t in self.tables()}
+        return self._probe.snapshot()
+
+
+class TaskDevice:
+    """The device as a task may use it: observations, write verbs, fixtures and the probe."""
+
+    def __init__(self, device: Device, *, common_only: bool = False):
+        self._device = device
+        self._uses = _Uses(common_only)
+        self.kind = device.kind
+        self.probe = TaskProbe(device.probe, self._uses)
+
+    @property
+    def uses(self) -> dict[str, bool]:
+        """Each verb and probe used so far -> whether a real phone has it."""
+        return dict(self._uses.names)
+
+    def screenshot(self) -> np.ndarray:
+        return self._device.screenshot()
+
+    def a11y_xml(self) -> str:
+        return self._device.a11y_xml()
+
+    def insert(self, table: str, row: Row) -> Any:
+        self._uses.add(f"insert({table})", is_common(table))
+        return self._device.insert(table, row)
+
+    def update(self, table: str, row_id: Any, values: Row) -> None:
+        self._uses.add(f"update({table})", is_common(table))
+        self._device.update(table, row_id, values)
+
+    def delete(self, table: str, row_id: Any) -> None:
+        self._uses.add(f"delete({table})", is_common(table))
+        self._device.delete(table, row_id)
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        self._uses.add("put_setting", True)
+        self._device.put_setting(namespace, key, value)
+
+    def push_file(self, path: str, data: bytes) -> None:
+        self._uses.add("push_file", True)
+        self._device.push_file(path, data)
+
+    def fixture(self, app: str, name: str, **args: Any) -> Any:
+        self._uses.add(f"fixture({app}.{name})", False)
+        return self._device.fixture(app, name, **args)
+
+
+@dataclasses.dataclass(frozen=True)
+class Readiness:
+    """Whether a task runs on a real phone, and the verbs and probes it uses."""
+
+    task: str
+    phone: bool
+    uses: tuple[str, ...]
+    #: the PhoneWorld-only verbs and probes that keep it off phones
+    blockers: tuple[str, ...]
+
+
+@functools.cache
+def phone_ready(task_id: str, seeds: tuple[int, ...] = (0, 1, 2)) -> Readiness:
+    """Run the task's whole episode (params, setup, oracle, verify) on PhoneWorld as a phone
+    would serve it, over ``seeds``: it is phone-ready when every episode succeeded without
+    asking for anything a phone lacks. The uses come from a second, unrestricted run."""
+    from phoneworld_gym.env import PhoneEnv
+
+    uses: dict[str, bool] = {}
+    ready = True
+    for seed in seeds:
+        for common_only in (False, True):
+            env = PhoneEnv(tasks=task_id, obs_mode="a11y", common_only=common_only)
+            try:
+                env.reset(seed=seed)
+                reward = _play_oracle(env)
+                if not common_only:
+                    uses.update(env.task_device.uses)
+                elif reward < 1.0:
+                    ready = False
+            except Unsupported:
+                if not common_only:
+                    raise
+                ready = False
+            finally:
+                env.close()
+    blockers = tuple(sorted(k for k, common in uses.items() if not common))
+    return Readiness(task_id, ready and not blockers, tuple(sorted(uses)), blockers)
+
+
+def _play_oracle(env: Any) -> float:
+    reward = 0.0
+    for action in env.oracle():
+        _, reward, term, trunc, _ = env.step(action)
+        if term or trunc:
+            return float(reward)
+    return float(reward)
+
+
+def readiness(task_ids: Iterable[str]) -> list[Readiness]:
+    """:func:`phone_ready` for several tasks."""
+    return [phone_ready(t) for t in task_ids]

@@ -1,0 +1,247 @@
+"""Shared, declarative checks over probe rows: what a task's verifier states must hold.
+
+A verifier compares the phone's tables at the end of an episode with the start state (both
+read through the probe) and states the expected difference, table by table::
+
+    self.expect(
+        changed("contacts", cid, starred=1),          # this row, this column, nothing else
+        added("shopping/cart", {"product_id": pid, "qty": 2}),
+    )
+
+Every check describes the *whole* difference of its table: ``changed`` fails when another
+row changed too, ``added`` when a row was also removed. Tables that no check names must be
+unchanged, over the whole phone (:meth:`Diff.unchanged_except`). Checks never call an app's
+code: they read rows, as android_world's validators read a phone's content providers.
+
+Expected values may be plain values (compared with ``==``) or predicates: :func:`same_text`,
+:func:`same_phone`, :func:`one_of`, or any ``callable(value) -> bool``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from phoneworld_gym.matchers import digits, normalize
+
+Row = dict[str, Any]
+Tables = Mapping[str, list[Row]]
+#: a check returns why it failed, or None when it holds
+Check = Callable[["Diff"], "str | None"]
+Expected = Any
+
+
+# -- value predicates ----------------------------------------------------------------------
+class _Pred:
+    def __init__(self, fn: Callable[[Any], bool], text: str):
+        self.fn, self.text = fn, text
+
+    def __call__(self, v: Any) -> bool:
+        return bool(self.fn(v))
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def same_text(want: str) -> Callable[[Any], bool]:
+    """Equal after case, accent, punctuation and space folding."""
+    key = normalize(want)
+    return _Pred(lambda v: isinstance(v, str) and normalize(v) == key, f"~{want!r}")
+
+
+def same_phone(want: str) -> Callable[[Any], bool]:
+    """A phone number with the same digits (a missing or extra country code 1 allowed)."""
+    d = digits(want)
+
+    def ok(v: Any) -> bool:
+        got = digits(str(v))
+        if not got or not d:
+            return False
+        if len(got) >= 10 and len(d) >= 10:
+            return got[-10:] == d[-10:] and abs(len(got) - len(d)) <= 1
+        return got == d
+
+    return _Pred(ok, f"number~{want!r}")
+
+
+def one_of(*values: Any) -> Callable[[Any], bool]:
+    """Any of the given values."""
+    return _Pred(lambda v: v in values, f"one of {values!r}")
+
+
+def _fits(value: Any, want: Expected) -> bool:
+    if callable(want):
+        return bool(want(value))
+    return bool(value == want)
+
+
+def row_fits(row: Row, want: Mapping[str, Expected]) -> bool:
+    """True when every column named in ``want`` fits (other columns are not looked at)."""
+    return all(k in row and _fits(row[k], v) for k, v in want.items())
+
+
+# -- the difference of two snapshots -------------------------------------------------------
+@dataclasses.dataclass
+class TableDiff:
+    """How one table changed: rows added, removed and changed (matched by ``_id``)."""
+
+    name: str
+    before: list[Row]
+    after: list[Row]
+
+    def __post_init__(self) -> None:
+        b = {_key(r): r for r in self.before}
+        a = {_key(r): r for r in self.after}
+        self.added = [r for k, r in a.items() if k not in b]
+        self.removed = [r for k, r in b.items() if k not in a]
+        self.changed = [(b[k], a[k]) for k in b if k in a and a[k] != b[k]]
+        #: the order of the rows that stayed changed (a list reordered)
+        self.reordered = [_key(r) for r in self.before if _key(r) in a] != \
+            [_key(r) for r in self.after if _key(r) in b]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed or self.reordered)
+
+    def summary(self) -> str:
+        parts = []
+        if self.added:
+            parts.append(f"{len(self.added)} added ({_ids(self.added)})")
+        if self.removed:
+            parts.append(f"{len(self.removed)} removed ({_ids(self.removed)})")
+        if self.changed:
+            cols = sorted({k for b, a in self.changed for k in set(a) | set(b)
+                           if a.get(k) != b.get(k)})
+            parts.append(f"{len(self.changed)} changed ({_ids([a for _, a in self.changed])}: "
+                         f"{', '.join(cols)})")
+        if self.reordered:
+            parts.append("rows reordered")
+        return f"{self.name}: " + "; ".join(parts) if parts else f"{self.name}: unchanged"
+
+
+def _key(row: Row) -> Any:
+    k = row.get("_id")
+    return repr(k) if isinstance(k, (list, dict)) else k
+
+
+def _ids(rows: list[Row]) -> str:
+    ids = [str(r.get("_id")) for r in rows[:4]]
+    return ", ".join(ids) + (" ..." if len(rows) > 4 else "")
+
+
+class Diff:
+    """The difference between the start state and now, over every table both snapshots hold
+    (a table missing on one side counts as empty there)."""
+
+    def __init__(self, before: Tables, after: Tables):
+        self.before, self.after = before, after
+        self._tables: dict[str, TableDiff] = {}
+
+    def table(self, name: str) -> TableDiff:
+        if name not in self._tables:
+            self._tables[name] = TableDiff(name, list(self.before.get(name, [])),
+                                           list(self.after.get(name, [])))
+        return self._tables[name]
+
+    def changed_tables(self) -> list[str]:
+        names = sorted(set(self.before) | set(self.after))
+        return [n for n in names if not self.table(n).empty]
+
+    def unchanged_except(self, allowed: Iterable[str] = ()) -> str | None:
+        """Why the phone changed outside ``allowed`` tables, or None when it did not. A name
+        ending in ``/*`` allows every table of an app (``shopping/*``)."""
+        allow = set(allowed)
+        prefixes = tuple(a[:-1] for a in allow if a.endswith("/*"))
+        bad = [n for n in self.changed_tables() if n not in allow and not n.startswith(prefixes)]
+        if not bad:
+            return None
+        return "changed outside the task: " + " | ".join(self.table(n).summary() for n in bad)
+
+
+# -- checks ----------------------------------------------------------------------------------
+def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
+           removed: Iterable[Any] = (), changed: Mapping[Any, Mapping[str, Expected]] | None = None,
+           ) -> Check:
+    """The table's whole difference: exactly the rows ``added`` (each fitting one pattern),
+    the ``removed`` ids gone, and for each ``changed`` id exactly those columns changed, to
+    those values; nothing else added, removed, changed or reordered."""
+    adds = [dict(a) for a in added]
+    gone = set(removed)
+    edits = {k: dict(v) for k, v in (changed or {}).items()}
+
+    def check(d: Diff) -> str | None:
+        return _table_check(d)
+
+    def _table_check(d: Diff) -> str | None:
+        t = d.table(table)
+        left = list(t.added)
+        for pat in adds:
+            hit = next((r for r in left if row_fits(r, pat)), None)
+            if hit is None:
+                return f"{table}: no added row fits {pat} ({t.summary()})"
+            left.remove(hit)
+        if left:
+            return f"{table}: unexpected rows added ({_ids(left)})"
+        if {_key(r) for r in t.removed} != gone:
+            return f"{table}: removed {_ids(t.removed) or 'nothing'}, expected {sorted(gone)}"
+        by_id = {_key(a): (b, a) for b, a in t.changed}
+        if set(by_id) != set(edits):
+            return f"{table}: changed {sorted(map(str, by_id)) or 'nothing'}, " \
+                   f"expected {sorted(map(str, edits))}"
+        for rid, cols in edits.items():
+            b, a = by_id[rid]
+            moved = {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
+            if not moved <= set(cols):
+                return f"{table} row {rid}: columns {sorted(moved - set(cols))} changed too"
+            if not row_fits(a, cols):
+                return f"{table} row {rid}: expected {cols}, got " \
+                       f"{ {k: a.get(k) for k in cols} }"
+        if t.reordered:
+            return f"{table}: rows were reordered"
+        return None
+
+    return TableCheck(table, check)
+
+
+class TableCheck:
+    """A check of one table's whole difference (``table`` names it)."""
+
+    def __init__(self, table: str, fn: Callable[[Diff], str | None]):
+        self.table, self._fn = table, fn
+
+    def __call__(self, diff: Diff) -> str | None:
+        return self._fn(diff)
+
+    def __repr__(self) -> str:
+        return f"<check of {self.table}>"
+
+
+def added(table: str, *rows: Mapping[str, Expected]) -> Check:
+    """Exactly these rows were added to ``table`` and nothing else in it changed."""
+    return expect(table, added=rows)
+
+
+def removed(table: str, *ids: Any) -> Check:
+    """Exactly the rows with these ids were removed from ``table``; the rest are as they were."""
+    return expect(table, removed=ids)
+
+
+def changed(table: str, row_id: Any, **to: Expected) -> Check:
+    """Row ``row_id`` of ``table`` changed exactly these columns, to these values; no other
+    row changed."""
+    return expect(table, changed={row_id: to})
+
+
+def unchanged(table: str) -> Check:
+    """``table`` is exactly as it was."""
+    return expect(table)
+
+
+def run_checks(diff: Diff, checks: Iterable[Check]) -> str | None:
+    """The first failure among ``checks``, or None when all hold."""
+    for c in checks:
+        why = c(diff)
+        if why is not None:
+            return why
+    return None
