@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gymnasium
 import pytest
 from conftest import TASK_IDS, run_script
 
@@ -54,12 +55,16 @@ def test_wrong_answer_scores_zero(make_env, task_id):
     assert reward == 0.0
 
 
-def test_task_metadata_is_complete():
-    for task_id in TASK_IDS:
-        t = get_task(task_id)
-        assert t.optimal_steps >= 1 and t.step_budget() >= t.optimal_steps
-        assert t.template.strip(), task_id
-        assert t.env_id() == f"PhoneWorld/{t.id}-v{t.version}"
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_task_env_id_is_registered_and_plays_that_task(task_id):
+    t = get_task(task_id)
+    assert t.optimal_steps >= 1 and t.step_budget() >= t.optimal_steps
+    assert t.template.strip() and t.__doc__, task_id
+    assert t.env_id() in gymnasium.registry, f"{t.env_id()} is not registered"
+    env = gymnasium.make(t.env_id(), obs_mode="a11y")
+    _, info = env.reset(seed=0)
+    assert info["task"] == task_id and info["goal"] == env.unwrapped.task.goal
+    env.close()
 
 
 def test_different_seeds_give_different_params(make_env):
