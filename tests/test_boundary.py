@@ -15,15 +15,14 @@ import ast
 import os
 from collections.abc import Iterator
 
-import numpy as np
 import pytest
 from conftest import TASK_IDS
 
 from phoneworld_gym import Action
-from phoneworld_gym.access import TaskDevice, phone_ready
-from phoneworld_gym.env import PhoneEnv, task_seed
-from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.task import Task, get_task
+from phoneworld_gym.access import phone_ready
+from phoneworld_gym.audit import damage_pairs, damage_trial, distinct_goals, has_params
+from phoneworld_gym.env import PhoneEnv
+from phoneworld_gym.task import get_task
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TASKS_DIR = os.path.join(ROOT, "tasks")
@@ -144,51 +143,16 @@ def test_oracle_ends_with_its_report_and_its_length_is_optimal_steps(task_id):
 
 
 # -- whole-phone damage ------------------------------------------------------------------------
-def _writer_tasks() -> list[type[Task]]:
-    """Tasks whose oracle changes the phone with no setup of their own (their changes are
-    the damage done in another task's episode)."""
-    return [get_task(t) for t in TASK_IDS
-            if get_task(t).may_change and get_task(t).setup is Task.setup]
-
-
-def _pairs() -> list[tuple[str, str]]:
-    writers = _writer_tasks()
-    out = []
-    for i, t in enumerate(TASK_IDS):
-        mine = set(get_task(t).may_change) if get_task(t).answer_matcher is None \
-            and get_task(t).feasible else set()
-        others = [w for w in writers if not set(w.may_change) & mine and w.id != t]
-        for k in range(min(2, len(others))):
-            out.append((t, others[(i + 5 * k) % len(others)].id))
-    return out
-
-
-PAIRS = _pairs()
+PAIRS = damage_pairs()
 
 
 @pytest.mark.parametrize("task_id,other_id", PAIRS)
 def test_damage_elsewhere_scores_zero(task_id, other_id):
     """The task's oracle, then another task's changes (through the UI), then the task's own
     final report: the damage outside what the task may change must score 0."""
-    env = PhoneEnv(tasks=[task_id, other_id], obs_mode="a11y")
-    env.reset(seed=11, options={"task": task_id})
-    final = None
-    for a in env.oracle():
-        if a.action_type in ("status", "answer"):
-            final = a
-            break
-        env.step(a)
-    assert final is not None, f"{task_id}: the oracle gave no final report"
-    other_cls = get_task(other_id)
-    rng = np.random.default_rng(task_seed(99, other_id))
-    other = other_cls(other_cls.generate_params(rng, env.task_device.probe))
-    for a in other.oracle(env.task_device):  # type: ignore[arg-type]
-        if a.action_type in ("status", "answer"):
-            break
-        env.step(a)
-    _, reward, term, _, info = env.step(final)
-    assert term and reward == 0.0, f"{task_id} after {other_id}'s changes scored {reward}"
-    assert "changed outside the task" in info["failure"], info["failure"]
+    trial = damage_trial(task_id, other_id)
+    assert trial.reward == 0.0, f"{task_id} after {other_id}'s changes scored {trial.reward}"
+    assert "changed outside the task" in trial.failure, trial.failure
 
 
 def test_enough_damage_pairs_are_tried():
@@ -197,25 +161,14 @@ def test_enough_damage_pairs_are_tried():
 
 
 # -- params ------------------------------------------------------------------------------------
-def _has_params(cls: type[Task]) -> bool:
-    return cls.generate_params.__func__ is not Task.generate_params.__func__  # type: ignore[attr-defined]
-
-
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_generated_params_follow_the_schema_and_vary(task_id):
     """Over 100 seeds: params fit the schema, and a template with params gives at least 20
     distinct goals (or the task's docstring says why it cannot, after "Fewer goals:")."""
     cls = get_task(task_id)
-    device = PhoneWorldDevice()
-    goals = set()
-    for seed in range(100):
-        device.reset(seed)
-        params = cls.generate_params(np.random.default_rng(task_seed(seed, task_id)),
-                                     TaskDevice(device).probe)  # type: ignore[arg-type]
-        cls.check_params(params)
-        goals.add(cls(params).goal)
-    if _has_params(cls) and "Fewer goals:" not in (cls.__doc__ or ""):
-        assert len(goals) >= 20, f"{task_id}: {len(goals)} distinct goals over 100 seeds"
+    n = distinct_goals(task_id)
+    if has_params(cls) and "Fewer goals:" not in (cls.__doc__ or ""):
+        assert n >= 20, f"{task_id}: {n} distinct goals over 100 seeds"
 
 
 @pytest.mark.parametrize("bad", [

@@ -1,0 +1,111 @@
+"""Adversarial audits of the task registry: damage done elsewhere on the phone, and how varied
+each template's goals are. The tests assert on them; ``examples/audit.py`` prints the counts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, cast
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.task import Task, all_tasks, get_task
+
+
+def _env(tasks: Any) -> Any:
+    from phoneworld_gym.env import PhoneEnv
+
+    return PhoneEnv(tasks=tasks, obs_mode="a11y")
+
+
+def writer_tasks() -> list[type[Task]]:
+    """Tasks whose oracle changes the phone and that need no setup of their own: their
+    changes are the damage done inside another task's episode."""
+    return [t for t in all_tasks().values() if t.may_change and t.setup is Task.setup]
+
+
+def damage_pairs(per_task: int = 2) -> list[tuple[str, str]]:
+    """For every task, ``per_task`` other tasks whose changes lie outside what it may change
+    (chosen deterministically, spread over the registry)."""
+    writers = writer_tasks()
+    out = []
+    for i, (tid, cls) in enumerate(all_tasks().items()):
+        mine = set(cls.may_change) if cls.feasible and cls.answer_matcher is None else set()
+        others = [w for w in writers if w.id != tid and not set(w.may_change) & mine]
+        for k in range(min(per_task, len(others))):
+            out.append((tid, others[(i + 5 * k) % len(others)].id))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class DamageTrial:
+    """One pair: the task's oracle, the other task's UI changes, the task's final report."""
+
+    task: str
+    other: str
+    reward: float
+    failure: str
+
+
+def damage_trial(task_id: str, other_id: str, seed: int = 11) -> DamageTrial:
+    """Play ``task_id``'s oracle up to its final report, then ``other_id``'s oracle (params
+    drawn from the phone as it is then, through the UI only, without its final report), then
+    the task's final report; return the reward, which must be 0."""
+    env = _env([task_id, other_id])
+    try:
+        env.reset(seed=seed, options={"task": task_id})
+        final = None
+        for a in env.oracle():
+            if a.action_type in ("status", "answer"):
+                final = a
+                break
+            env.step(a)
+        if final is None:
+            raise RuntimeError(f"{task_id}: the oracle gave no final status/answer")
+        other_cls = get_task(other_id)
+        from phoneworld_gym.env import task_seed
+
+        rng = np.random.default_rng(task_seed(seed + 1, other_id))
+        probe = cast(Probe, env.task_device.probe)
+        other = other_cls(other_cls.generate_params(rng, probe))
+        for a in other.oracle(cast(Device, env.task_device)):
+            if a.action_type in ("status", "answer"):
+                break
+            env.step(a)
+        _, reward, _, _, info = env.step(final)
+        return DamageTrial(task_id, other_id, float(reward), info["failure"])
+    finally:
+        env.close()
+
+
+def distinct_goals(task_id: str, seeds: int = 100) -> int:
+    """How many distinct goals the task's canonical template yields over ``seeds`` seeds."""
+    from phoneworld_gym.access import TaskDevice
+    from phoneworld_gym.env import task_seed
+    from phoneworld_gym.phone import PhoneWorldDevice
+
+    cls = get_task(task_id)
+    device = PhoneWorldDevice()
+    goals = set()
+    for seed in range(seeds):
+        device.reset(seed)
+        rng = np.random.default_rng(task_seed(seed, task_id))
+        params = cls.check_params(cls.generate_params(rng, cast(Probe, TaskDevice(device).probe)))
+        goals.add(cls(params).goal)
+    return len(goals)
+
+
+def has_params(cls: type[Task]) -> bool:
+    """True when the task draws parameters (its template has placeholders to fill)."""
+    return cls.generate_params.__func__ is not Task.generate_params.__func__  # type: ignore[attr-defined]
+
+
+def final_report(env: Any) -> Action:
+    """Play the current task's oracle up to its final report and return that action."""
+    for a in env.oracle():
+        if a.action_type in ("status", "answer"):
+            return cast(Action, a)
+        env.step(a)
+    raise RuntimeError("the oracle gave no final status/answer")
