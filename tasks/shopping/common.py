@@ -1,92 +1,134 @@
-"""Shared pieces of the Shopping tasks: store access for setup, picking products, and the usual
-UI paths (home, a tab, a product, an order)."""
+"""Shared pieces of the Shopping tasks: reading the seeded catalogue and the shopper's tables
+through the probe, picking products, seeding the cart at setup, and the usual UI paths (home,
+a tab, a product, an order).
+
+Tasks never see Shopping's store or catalogue code. Everything they know comes from the
+tables the probe serves (see :data:`PRODUCTS` and friends) and every change they make at
+setup goes through the app's fixtures (:func:`seed_cart`). The catalogue is seeded: prices,
+stock and ratings differ from episode to episode, so params are drawn from
+:func:`products` of the episode's own phone, never from a fixed list.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.shopping import catalogue as cat
-from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.contract import Action
-from phoneworld_gym.device import Device
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
 
 SHOP = "shopping"
 TABS = ("home", "categories", "cart", "account")
 
+#: the Shopping tables (see ``probe.query``); products is static within an episode
+PRODUCTS = "shopping/products"
+CART = "shopping/cart"
+WISHLIST = "shopping/wishlist"
+ORDERS = "shopping/orders"
+ADDRESSES = "shopping/addresses"
+PAYMENTS = "shopping/payments"
+ACCOUNT = "shopping/account"
 
-# -- state -------------------------------------------------------------------------------
-def live_store(device: Device) -> dict[str, Any]:
-    """The Shopping store itself, for ``setup`` (PhoneWorld only)."""
-    world = getattr(device, "world", None)
-    if world is None:
-        raise RuntimeError("Shopping tasks need a PhoneWorld device")
-    store: dict[str, Any] = world.stores[SHOP]
-    return store
 
-
+# -- state (read through the probe) ----------------------------------------------------------
 def choice(rng: np.random.Generator, seq: list[Any] | tuple[Any, ...]) -> Any:
+    """One element of ``seq``, drawn with ``rng`` (``RuntimeError`` when it is empty)."""
     if not seq:
         raise RuntimeError("nothing fits this task's needs")
     return seq[int(rng.integers(len(seq)))]
 
 
-def pick_product(rng: np.random.Generator,
-                 where: Callable[[cat.Product], bool] = lambda p: True) -> cat.Product:
-    """A random in-stock product (optionally satisfying ``where``)."""
-    return choice(rng, [p for p in cat.products() if p.in_stock and where(p)])  # type: ignore[no-any-return]
+def products(probe: Probe) -> list[Row]:
+    """Every product of this episode's catalogue (``shopping/products`` rows, in id order):
+    ``_id`` ("P0001"), ``name``, ``brand``, ``category``, ``price``, ``list_price``,
+    ``rating``, ``review_count``, ``in_stock`` (0/1), ``options`` ({name: [values]}),
+    ``description``, ``reviews``."""
+    return probe.query(PRODUCTS)
 
 
-def seed_cart_params(rng: np.random.Generator, store: dict[str, Any],
+def products_by_id(probe: Probe) -> dict[str, Row]:
+    """:func:`products` keyed by product id."""
+    return {row["_id"]: row for row in products(probe)}
+
+
+def pick_product(rng: np.random.Generator, probe: Probe,
+                 where: Callable[[Row], bool] = lambda row: True) -> Row:
+    """A random in-stock product row (``row["in_stock"] == 1``) of this episode's catalogue,
+    optionally one that satisfies ``where(row)``."""
+    return choice(rng, [row for row in products(probe)  # type: ignore[no-any-return]
+                        if row["in_stock"] == 1 and where(row)])
+
+
+def random_options(rng: np.random.Generator, row: Row) -> dict[str, str]:
+    """One value for each of a product row's options (``{}`` for a product without)."""
+    return {name: str(choice(rng, list(values))) for name, values in row["options"].items()}
+
+
+def seed_cart_params(rng: np.random.Generator, probe: Probe,
                      want: int = 2) -> list[dict[str, Any]]:
-    """Cart lines to add at setup so the cart holds at least ``want`` lines."""
-    have = {it["product_id"] for it in store["cart"]}
+    """Cart lines to add at setup (with :func:`seed_cart`) so that the cart holds at least
+    ``want`` lines: each ``{"product_id", "options", "qty"}`` for an in-stock product that is
+    in the cart on no line yet (so each adds a line of its own, at the end of the cart), with
+    random options and a quantity of 1 or 2. Empty when the cart is already full enough."""
+    cart = probe.query(CART)
+    have = {row["product_id"] for row in cart}
     extra: list[dict[str, Any]] = []
-    while len(store["cart"]) + len(extra) < want:
-        p = pick_product(rng, lambda p: p.id not in have)
-        have.add(p.id)
-        extra.append({"product_id": p.id, "options": st.random_options(rng, p),
+    while len(cart) + len(extra) < want:
+        row = pick_product(rng, probe, lambda r: r["_id"] not in have)
+        have.add(row["_id"])
+        extra.append({"product_id": row["_id"], "options": random_options(rng, row),
                       "qty": int(rng.integers(1, 3))})
     return extra
 
 
-def apply_seed_cart(device: Device, lines: list[dict[str, Any]]) -> None:
-    store = live_store(device)
-    for it in lines:
-        st.add_to_cart(store, it["product_id"], it["options"], it["qty"])
+def seed_cart(device: Device, lines: list[dict[str, Any]]) -> None:
+    """Put ``lines`` (from :func:`seed_cart_params`) in the cart through the app's
+    ``add_to_cart`` fixture; nothing happens for no lines."""
+    if lines:
+        device.fixture(SHOP, "add_to_cart", lines=[dict(line) for line in lines])
 
 
-def cart_after_seed(store: dict[str, Any], lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The cart as it will be after ``apply_seed_cart`` (for generate_params)."""
-    s = {"cart": [dict(it, options=dict(it["options"])) for it in store["cart"]]}
-    for it in lines:
-        st.add_to_cart(s, it["product_id"], it["options"], it["qty"])
-    return s["cart"]
+def cart_lines_after_seed(probe: Probe, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What :func:`generate_params <phoneworld_gym.task.Task.generate_params>` can know of the
+    cart once :func:`seed_cart` has added ``lines`` (from :func:`seed_cart_params`, so each is
+    a new line at the end): ``{"product_id", "name", "options", "qty"}`` per line, in cart
+    order."""
+    names = {row["_id"]: row["name"] for row in products(probe)}
+    out = [{"product_id": r["product_id"], "name": r["name"], "options": dict(r["options"]),
+            "qty": int(r["qty"])} for r in probe.query(CART)]
+    out += [{"product_id": line["product_id"], "name": names[line["product_id"]],
+             "options": dict(line["options"]), "qty": int(line["qty"])} for line in lines]
+    return out
 
 
-def orders_same_except(before: list[dict[str, Any]], after: list[dict[str, Any]],
-                       changed: str | None = None) -> bool:
-    """The old orders are all still there, as they were (except the order ``changed``)."""
-    a = {o["id"]: o for o in after}
-    return all(a.get(o["id"]) == o for o in before if o["id"] != changed)
+def shifted_positions(rows: Iterable[Row], gone: Iterable[Any]) -> dict[Any, dict[str, int]]:
+    """For a table whose rows carry a 0-based ``position`` (``shopping/cart``,
+    ``shopping/wishlist``): how the rows left move up once the rows ``gone`` (ids) are
+    removed, as ``{row_id: {"position": new}}`` for each row whose position changes; ready for
+    ``expect(table, removed=gone, changed=...)``."""
+    drop = set(gone)
+    out: dict[Any, dict[str, int]] = {}
+    new = 0
+    for row in sorted(rows, key=lambda r: r["position"]):
+        if row["_id"] in drop:
+            continue
+        if row["position"] != new:
+            out[row["_id"]] = {"position": new}
+        new += 1
+    return out
 
 
 def orders_per_product(orders: list[dict[str, Any]]) -> dict[str, int]:
-    """How many orders hold each product id (a line per order counts once per line)."""
+    """How many orders hold each product id (a line per order counts once per line); takes
+    ``shopping/orders`` rows."""
     count: dict[str, int] = {}
     for o in orders:
         for it in o["items"]:
             count[it["product_id"]] = count.get(it["product_id"], 0) + 1
     return count
-
-
-def priced(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Cart lines as order items."""
-    return [{"product_id": it["product_id"], "options": dict(it["options"]), "qty": it["qty"],
-             "price": cat.product(it["product_id"]).price} for it in lines]
 
 
 # -- UI paths ----------------------------------------------------------------------------
@@ -117,17 +159,20 @@ def open_product(device: Device, name: str) -> Iterator[Action]:
 
 
 def open_orders(device: Device) -> Iterator[Action]:
+    """From anywhere: the Your orders list (Account tab)."""
     yield from open_tab(device, "account")
     yield tap(device, rid="your_orders_title")
 
 
 def open_order(device: Device, order_id: str) -> Iterator[Action]:
+    """From anywhere: the page of one order (by its id, "ORD-10234")."""
     yield from open_orders(device)
     yield from scroll_to(device, text=order_id, rid="order_id", contains=True)
     yield tap(device, text=order_id, rid="order_id", contains=True)
 
 
 def open_wishlist(device: Device) -> Iterator[Action]:
+    """From anywhere: the wishlist (Account tab)."""
     yield from open_tab(device, "account")
     yield tap(device, rid="your_wishlist_title")
 
