@@ -55,17 +55,23 @@ def list_apps() -> list[AppInfo]:
 
 
 def list_tasks(app: str | None = None, category: str | None = None,
-               split: str | None = None) -> list[type[Task]]:
+               split: str | None = None, involving: str | None = None) -> list[type[Task]]:
     """Registered task classes (each has ``.id``, ``.apps``, ``.category``, ``.difficulty``,
-    ``.split``, ``.template``, ``.templates(split)``, ``.env_id()``), filtered. ``split``
-    keeps the tasks that have goal wordings in that split (a train task with test
+    ``.split``, ``.template``, ``.templates(split)``, ``.env_id()``), filtered.
+
+    ``app`` keeps the tasks played in that app alone, exactly what ``PhoneWorld/<App>-v0``
+    samples; ``involving`` keeps every task that uses the app (cross-app ones included).
+    ``split`` keeps the tasks that have goal wordings in that split (a train task with test
     paraphrases is listed under both)."""
+    from phoneworld_gym.env import select_tasks
     from phoneworld_gym.task import all_tasks
 
-    return [t for t in all_tasks().values()
-            if (app is None or app in t.apps)
-            and (category is None or t.category == category)
-            and (split is None or t.templates(split))]
+    tasks = all_tasks()
+    try:
+        ids = select_tasks(app=app, category=category, split=split)
+    except ValueError:
+        return []
+    return [tasks[t] for t in ids if involving is None or involving in tasks[t].apps]
 
 
 register_envs()

@@ -37,9 +37,9 @@ def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = 
                  category: str | None = None, split: str | None = None) -> list[str]:
     """Task ids from explicit ids or from filters over the registry (sorted).
 
-    ``app`` selects the tasks played in that app alone; cross-app tasks are selected with
-    ``category="cross-app"`` (``phoneworld_gym.list_tasks(app=...)`` lists every task that
-    involves the app)."""
+    ``app`` selects the tasks played in that app alone (as ``phoneworld_gym.list_tasks(app=)``
+    does); cross-app tasks are selected with ``category="cross-app"``
+    (``phoneworld_gym.list_tasks(involving=...)`` lists every task that uses the app)."""
     registry = all_tasks()
     if tasks is not None:
         ids = [tasks] if isinstance(tasks, str) else list(tasks)

@@ -207,3 +207,16 @@ def test_a_task_folder_without_init_fails_loudly(tmp_path, monkeypatch):
     monkeypatch.setattr(pkg, "__path__", [*pkg.__path__, str(tmp_path)])
     with pytest.raises(ImportError, match="stray has no __init__.py"):
         task_mod._discover()
+
+
+def test_app_filter_means_the_same_in_list_tasks_and_env_ids():
+    import phoneworld_gym
+
+    alone = {t.id for t in phoneworld_gym.list_tasks(app="contacts")}
+    env = PhoneEnv(app="contacts", obs_mode="a11y")
+    assert alone == set(env.task_ids)
+    assert all(get_task(t).apps == ("contacts",) for t in alone)
+    involving = {t.id for t in phoneworld_gym.list_tasks(involving="contacts")}
+    assert alone < involving, "cross-app tasks that use Contacts are listed by involving="
+    assert all("contacts" in get_task(t).apps for t in involving)
+    assert phoneworld_gym.list_tasks(app="nope") == []
