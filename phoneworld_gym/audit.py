@@ -109,3 +109,60 @@ def final_report(env: Any) -> Action:
             return cast(Action, a)
         env.step(a)
     raise RuntimeError("the oracle gave no final status/answer")
+
+
+#: hand-written malformed actions: each must raise ``ValueError`` (never another exception)
+MALFORMED: tuple[Any, ...] = (
+    {"action_type": None}, {"action_type": 7}, {"action_type": "fly"}, {},
+    {"action_type": "click"}, {"action_type": "click", "x": float("inf"), "y": 5},
+    {"action_type": "click", "x": float("nan"), "y": 5}, {"action_type": "click", "x": 1e300, "y": 1},
+    {"action_type": "click", "index": -1}, {"action_type": "click", "index": 3, "x": 1, "y": 1},
+    {"action_type": "input_text", "text": None}, {"action_type": "input_text", "text": b"abc"},
+    {"action_type": "input_text", "text": "\ud800"}, {"action_type": "input_text", "text": "x" * 5000},
+    {"action_type": "input_text", "text": "a", "clear_text": "false"},
+    {"action_type": "open_app", "app_name": "x" * (1 << 20)}, {"action_type": "open_app"},
+    {"action_type": "scroll", "direction": "sideways"}, {"action_type": "status"},
+    {"action_type": "status", "goal_status": "done"}, {"action_type": "answer", "text": 42},
+    "[" * 100000 + "]" * 100000, "{not json", "[]", "null", 42, None, b"{}",
+    {"action_type": -1, "index": 0, "x": 0, "y": 0, "text": "", "direction": 0, "app_name": "",
+     "goal_status": 0, "clear_text": 0, "target": 0},
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class MalformedReport:
+    """How malformed actions fared: all must be ``ValueError``."""
+
+    tried: int
+    value_errors: int
+    other: tuple[str, ...]  #: descriptions of any other outcome (accepted or another error)
+
+
+def malformed_action_trials(random_mutations: int = 20000, seed: int = 0) -> MalformedReport:
+    """Feed :data:`MALFORMED` and ``random_mutations`` corrupted space samples (a field set to
+    a wrong type or an out-of-range value) to ``Action.from_any``."""
+    from phoneworld_gym.contract import action_space
+
+    space = action_space()
+    space.seed(seed)
+    rng = np.random.default_rng(seed)
+    bad_values: list[Any] = [None, -1, -(2**40), 2**40, float("inf"), float("nan"), "x", b"x",
+                             [], {}, "\udfff", 1.5, True]
+    cases: list[Any] = list(MALFORMED)
+    for _ in range(random_mutations):
+        sample = dict(space.sample())
+        key = sorted(sample)[int(rng.integers(len(sample)))]
+        sample[key] = bad_values[int(rng.integers(len(bad_values)))]
+        if space.contains(sample):
+            continue  # still a valid action (a mutation that happens to fit)
+        cases.append(sample)
+    value_errors, other = 0, []
+    for case in cases:
+        try:
+            Action.from_any(case)
+            other.append(f"accepted {str(case)[:80]}")
+        except ValueError:
+            value_errors += 1
+        except Exception as e:  # noqa: BLE001 - any other type is the finding
+            other.append(f"{type(e).__name__} for {str(case)[:80]}")
+    return MalformedReport(len(cases), value_errors, tuple(other))
