@@ -1,4 +1,9 @@
-"""Shopping tasks on the cart: add a product with options, remove a line, change a quantity."""
+"""Shopping tasks on the cart: add a product with options, remove a line, change a quantity.
+
+Params are drawn from the episode's own seeded catalogue and cart (``shopping/products`` and
+``shopping/cart`` through the probe); the cart-line tasks first make sure the cart holds two
+lines, adding the missing ones at setup with the ``add_to_cart`` fixture.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +12,27 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.shopping import catalogue as cat
-from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import tap
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.shopping.common import (
+    CART,
     SHOP,
-    apply_seed_cart,
-    cart_after_seed,
+    cart_lines_after_seed,
     choice,
     choose_options,
     open_product,
     open_tab,
     pick_product,
+    products_by_id,
+    seed_cart,
     seed_cart_params,
     set_page_qty,
+    shifted_positions,
     tap_after,
 )
+from phoneworld_gym.validators import added, changed, expect
 
 
 def _cart_line_anchor(name: str) -> dict[str, Any]:
@@ -34,13 +41,18 @@ def _cart_line_anchor(name: str) -> dict[str, Any]:
 
 @register_task
 class ShoppingAddToCartOptions(Task):
-    """Add a named apparel or shoe product in a given size and colour, in a given quantity."""
+    """Add a named apparel or shoe product in a given size and colour, in a given quantity.
+
+    The product, size and colour come from the episode's catalogue (a combination not in the
+    cart yet); the check is one new cart line of that product, options and quantity."""
 
     id = "ShoppingAddToCartOptions"
     apps = (SHOP,)
     difficulty = "medium"
     tags = ("search", "options")
-    optimal_steps = 9
+    optimal_steps = 10
+    may_change = (CART,)
+    params_schema = {"name": str, "product_id": str, "size": str, "color": str, "qty": int}
     template = "Add {qty} of the {name} in size {size}, color {color}, to my cart."
     paraphrases = {
         "train": (
@@ -56,69 +68,75 @@ class ShoppingAddToCartOptions(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        store = probe.app_store(SHOP)
+        in_cart = [(r["product_id"], r["options"]) for r in probe.query(CART)]
         while True:
-            p = pick_product(rng, lambda p: p.category in ("Clothing", "Shoes"))
-            opts = {"Size": choice(rng, p.options["Size"]),
-                    "Color": choice(rng, p.options["Color"])}
-            if st.find_cart_item(store, p.id, opts) is None:
+            p = pick_product(rng, probe, lambda r: r["category"] in ("Clothing", "Shoes"))
+            opts = {"Size": str(choice(rng, p["options"]["Size"])),
+                    "Color": str(choice(rng, p["options"]["Color"]))}
+            if (p["_id"], opts) not in in_cart:
                 break
-        return {"name": p.name, "product_id": p.id, "size": opts["Size"],
+        return {"name": p["name"], "product_id": p["_id"], "size": opts["Size"],
                 "color": opts["Color"], "qty": int(rng.integers(2, 4))}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        want = self.store_before(SHOP)
-        st.add_to_cart(want, self.params["product_id"],
-                       {"Size": self.params["size"], "Color": self.params["color"]},
-                       self.params["qty"])
-        after = device.probe.app_store(SHOP)
-        ok = after["cart"] == want["cart"] and self.unchanged(device, allow={SHOP: {"cart"}})
-        return 1.0 if ok else 0.0
+        p = self.params
+        return self.expect(added(CART, {
+            "product_id": p["product_id"],
+            "options": {"Size": p["size"], "Color": p["color"]},
+            "qty": p["qty"],
+        }))
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_product(device, self.params["name"])
-        yield from choose_options(device, {"Size": self.params["size"],
-                                           "Color": self.params["color"]})
-        yield from set_page_qty(device, self.params["qty"])
+        yield from self._add(device, self.params)
+        yield Action("status", goal_status="complete")
+
+    def _add(self, device: Device, params: dict[str, Any]) -> Iterator[Action]:
+        yield from open_product(device, params["name"])
+        yield from choose_options(device, {"Size": params["size"], "Color": params["color"]})
+        yield from set_page_qty(device, params["qty"])
         yield tap(device, rid="add_to_cart")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """The right product, colour and quantity, in the neighbouring size."""
-        sizes = cat.product(self.params["product_id"]).options["Size"]
+        sizes = products_by_id(device.probe)[self.params["product_id"]]["options"]["Size"]
         i = sizes.index(self.params["size"])
-        wrong = dict(self.params, size=sizes[i - 1] if i else sizes[1])
-        yield from type(self)(wrong).oracle(device)
+        yield from self._add(device, dict(self.params, size=sizes[i - 1] if i else sizes[1]))
         yield Action("status", goal_status="complete")
 
 
 class _CartLineTask(Task):
-    """A task about one line of a cart that setup makes sure holds at least two lines."""
+    """A task about one line of a cart that setup makes sure holds at least two lines (the
+    missing ones added with the ``add_to_cart`` fixture, from ``seed_cart``). The line is one
+    whose product is on no other line, so its name identifies it."""
 
     apps = (SHOP,)
+    may_change = (CART,)
 
     @classmethod
     def _pick_line(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        store = probe.app_store(SHOP)
-        extra = seed_cart_params(rng, store, want=2)
-        lines = cart_after_seed(store, extra)
-        # a product that appears on one line only, so its name identifies the line
-        ids = [it["product_id"] for it in lines]
-        unique = [i for i, pid in enumerate(ids) if ids.count(pid) == 1]
-        i = int(choice(rng, unique))
-        return {"seed_cart": extra, "index": i, "product_id": lines[i]["product_id"],
-                "name": cat.product(lines[i]["product_id"]).name, "old_qty": lines[i]["qty"]}
+        extra = seed_cart_params(rng, probe, want=2)
+        lines = cart_lines_after_seed(probe, extra)
+        ids = [line["product_id"] for line in lines]
+        line = choice(rng, [line for line in lines if ids.count(line["product_id"]) == 1])
+        return {"seed_cart": extra, "product_id": line["product_id"], "name": line["name"],
+                "old_qty": line["qty"]}
 
     def setup(self, device: Device) -> None:
-        apply_seed_cart(device, self.params["seed_cart"])
+        seed_cart(device, self.params["seed_cart"])
+
+    def _line(self) -> Row:
+        """The task's cart line at the start (after setup)."""
+        return next(r for r in self.before(CART) if r["product_id"] == self.params["product_id"])
 
 
 @register_task
 class ShoppingRemoveFromCart(_CartLineTask):
-    """Delete one line from the cart."""
+    """Delete one line from the cart (the lines after it move up one position)."""
 
     id = "ShoppingRemoveFromCart"
     difficulty = "easy"
     optimal_steps = 4
+    params_schema = {"seed_cart": list, "product_id": str, "name": str, "old_qty": int}
     template = "Remove {name} from my shopping cart."
     paraphrases = {
         "train": (
@@ -136,15 +154,14 @@ class ShoppingRemoveFromCart(_CartLineTask):
         return cls._pick_line(rng, probe)
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        want = self.store_before(SHOP)["cart"]
-        want = [it for it in want if it["product_id"] != self.params["product_id"]]
-        ok = (device.probe.app_store(SHOP)["cart"] == want
-              and self.unchanged(device, allow={SHOP: {"cart"}}))
-        return 1.0 if ok else 0.0
+        gone = self._line()["_id"]
+        return self.expect(expect(CART, removed=[gone],
+                                  changed=shifted_positions(self.before(CART), [gone])))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_tab(device, "cart")
         yield from tap_after(device, _cart_line_anchor(self.params["name"]), "remove_item")
+        yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Lowers the quantity to one instead of removing the line (or removes another)."""
@@ -154,10 +171,9 @@ class ShoppingRemoveFromCart(_CartLineTask):
             for _ in range(self.params["old_qty"] - 1):
                 yield from tap_after(device, anchor, "qty_minus")
         else:
-            other = next(it for it in self.store_before(SHOP)["cart"]
-                         if it["product_id"] != self.params["product_id"])
-            yield from tap_after(device, _cart_line_anchor(cat.product(other["product_id"]).name),
-                                 "remove_item")
+            other = next(r for r in self.before(CART)
+                         if r["product_id"] != self.params["product_id"])
+            yield from tap_after(device, _cart_line_anchor(other["name"]), "remove_item")
         yield Action("status", goal_status="complete")
 
 
@@ -168,6 +184,8 @@ class ShoppingChangeCartQty(_CartLineTask):
     id = "ShoppingChangeCartQty"
     difficulty = "medium"
     optimal_steps = 5
+    params_schema = {"seed_cart": list, "product_id": str, "name": str, "old_qty": int,
+                     "qty": int}
     template = "I need {qty} of {name} in my cart, please update the quantity."
     paraphrases = {
         "train": (
@@ -188,17 +206,12 @@ class ShoppingChangeCartQty(_CartLineTask):
         return params
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        want = self.store_before(SHOP)["cart"]
-        for it in want:
-            if it["product_id"] == self.params["product_id"]:
-                it["qty"] = self.params["qty"]
-        ok = (device.probe.app_store(SHOP)["cart"] == want
-              and self.unchanged(device, allow={SHOP: {"cart"}}))
-        return 1.0 if ok else 0.0
+        return self.expect(changed(CART, self._line()["_id"], qty=self.params["qty"]))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_tab(device, "cart")
         yield from self._step_to(device, self.params["qty"])
+        yield Action("status", goal_status="complete")
 
     def _step_to(self, device: Device, qty: int) -> Iterator[Action]:
         anchor = _cart_line_anchor(self.params["name"])

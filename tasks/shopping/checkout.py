@@ -1,36 +1,42 @@
 """Shopping tasks that place orders: Buy now with Express delivery to a saved address, and
-checking out the cart to a new address typed into the form."""
+checking out the cart to a new address typed into the form.
+
+Both check the one new ``shopping/orders`` row (its items, delivery and shipping address)
+against the start state's rows; the cart checkout also checks that the cart was emptied and
+that the new address was saved."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.shopping import catalogue as cat
-from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.life import CITIES, STREETS
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.shopping.common import (
+    ACCOUNT,
+    ADDRESSES,
+    CART,
+    ORDERS,
     SHOP,
-    apply_seed_cart,
     choice,
     choose_options,
     open_product,
     open_tab,
-    orders_same_except,
     pick_product,
-    priced,
+    products_by_id,
+    random_options,
+    seed_cart,
     seed_cart_params,
 )
+from phoneworld_gym.validators import added, removed
 
-
-def new_orders(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
-    old = {o["id"] for o in before["orders"]}
-    return [o for o in after["orders"] if o["id"] not in old]
+#: the columns of an address as an order carries it
+ADDRESS_FIELDS = ("name", "street", "city", "state", "zip")
 
 
 def options_phrase(options: dict[str, str]) -> str:
@@ -40,15 +46,51 @@ def options_phrase(options: dict[str, str]) -> str:
     return " (" + ", ".join(f"{k.lower()} {v}" for k, v in options.items()) + ")"
 
 
+class _ItemsFit:
+    """A predicate for an order row's ``items``: exactly ``len(want)`` items, in order, each
+    with the columns of its ``want`` entry (product_id, options, qty, price) and nothing
+    returned. Its ``repr`` lists ``want``, so a failed check says what was expected."""
+
+    def __init__(self, want: list[dict[str, Any]]):
+        self.want = want
+
+    def __call__(self, items: Any) -> bool:
+        return (isinstance(items, list) and len(items) == len(self.want)
+                and all(isinstance(it, dict) and not it.get("returned")
+                        and all(it.get(k) == v for k, v in w.items())
+                        for it, w in zip(items, self.want)))
+
+    def __repr__(self) -> str:
+        return f"items {self.want!r}"
+
+
+def items_fit(want: list[dict[str, Any]]) -> Callable[[Any], bool]:
+    """A predicate (like the validators' ``same_text``) for an order row's ``items``: see
+    :class:`_ItemsFit`."""
+    return _ItemsFit(want)
+
+
+def address_of(row: Row) -> dict[str, Any]:
+    """The shipping address an order to a ``shopping/addresses`` row carries."""
+    return {k: row[k] for k in ADDRESS_FIELDS}
+
+
 @register_task
 class ShoppingBuyExpress(Task):
-    """Buy one product with Express delivery to a saved, non-default address."""
+    """Buy one product with Express delivery to a saved, non-default address.
+
+    The product and its options come from the episode's catalogue; the check is one new
+    Processing order of exactly that item at its catalogue price, Express, shipped to that
+    address (the cart untouched)."""
 
     id = "ShoppingBuyExpress"
     apps = (SHOP,)
     difficulty = "hard"
     tags = ("checkout", "options")
-    optimal_steps = 9
+    optimal_steps = 8
+    may_change = (ORDERS,)
+    params_schema = {"name": str, "product_id": str, "options": dict, "options_phrase": str,
+                     "label": str, "street": str}
     template = ("Buy one {name}{options_phrase} with Express delivery and ship it to my "
                 "{label} address.")
     paraphrases = {
@@ -67,42 +109,34 @@ class ShoppingBuyExpress(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        store = probe.app_store(SHOP)
         # "Buy one The ..." reads badly: titles starting with "The" are left out
-        p = pick_product(rng, lambda p: len(p.options) <= 2 and not p.name.startswith("The "))
-        opts = st.random_options(rng, p)
-        addr = choice(rng, [a for a in store["addresses"]
-                            if a["id"] != store["default_address"]])
-        # options as [name, value] pairs: flat params (the env copies params shallowly)
-        return {"name": p.name, "product_id": p.id, "options": [[k, v] for k, v in opts.items()],
+        p = pick_product(rng, probe, lambda r: len(r["options"]) <= 2
+                         and not r["name"].startswith("The "))
+        opts = random_options(rng, p)
+        addr = choice(rng, [a for a in probe.query(ADDRESSES) if not a["is_default"]])
+        return {"name": p["name"], "product_id": p["_id"], "options": opts,
                 "options_phrase": options_phrase(opts), "label": addr["label"],
-                "address_id": addr["id"]}
+                "street": addr["street"]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before, after = self.store_before(SHOP), device.probe.app_store(SHOP)
-        new = new_orders(before, after)
-        if len(new) != 1:
-            return 0.0
-        o = new[0]
-        p = cat.product(self.params["product_id"])
-        addr = st.find_address(before, self.params["address_id"])
-        assert addr is not None
-        opts = dict(self.params["options"])
-        ok = (o["items"] == [{"product_id": p.id, "options": opts, "qty": 1,
-                              "price": p.price}]
-              and o["delivery"] == "Express" and o["status"] == "Processing"
-              and o["address"] == {k: addr[k] for k in st.ADDRESS_FIELDS}
-              and orders_same_except(before["orders"], after["orders"])
-              and after["cart"] == before["cart"]
-              and self.unchanged(device, allow={SHOP: {"orders", "next_order"}}))
-        return 1.0 if ok else 0.0
+        p = self.params
+        addr = next(a for a in self.before(ADDRESSES) if a["street"] == p["street"])
+        price = products_by_id(device.probe)[p["product_id"]]["price"]
+        return self.expect(added(ORDERS, {
+            "items": items_fit([{"product_id": p["product_id"], "options": p["options"],
+                                 "qty": 1, "price": price}]),
+            "delivery": "Express",
+            "status": "Processing",
+            "address": address_of(addr),
+        }))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._checkout(device, "Express")
+        yield Action("status", goal_status="complete")
 
     def _checkout(self, device: Device, delivery: str) -> Iterator[Action]:
         yield from open_product(device, self.params["name"])
-        yield from choose_options(device, dict(self.params["options"]))
+        yield from choose_options(device, self.params["options"])
         yield tap(device, rid="buy_now")
         desc = f"· {self.params['label']}"
         yield from scroll_to(device, desc=desc, rid="address_option", contains=True)
@@ -119,7 +153,12 @@ class ShoppingBuyExpress(Task):
 
 @register_task
 class ShoppingCheckoutNewAddress(Task):
-    """Check out the whole cart to an address typed into the new-address form."""
+    """Check out the whole cart to an address typed into the new-address form.
+
+    Setup makes sure the cart holds a line (``add_to_cart`` fixture). The check: one new
+    Standard order holding the start cart's lines at their prices, shipped to the new address
+    under the shopper's name; every cart line gone; that address saved (and nothing else
+    about the saved addresses changed)."""
 
     id = "ShoppingCheckoutNewAddress"
     apps = (SHOP,)
@@ -127,6 +166,8 @@ class ShoppingCheckoutNewAddress(Task):
     tags = ("checkout", "form")
     split = "test"
     optimal_steps = 11
+    may_change = (ORDERS, CART, ADDRESSES)
+    params_schema = {"seed_cart": list, "street": str, "city": str, "state": str, "zip": str}
     template = ("Order everything in my cart with Standard delivery, shipped to my new "
                 "address: {street}, {city}, {state} {zip}.")
     paraphrases = {
@@ -142,42 +183,40 @@ class ShoppingCheckoutNewAddress(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        store = probe.app_store(SHOP)
-        extra = seed_cart_params(rng, store, want=1)
-        taken = {a["street"] for a in store["addresses"]}
+        extra = seed_cart_params(rng, probe, want=1)
+        taken = {a["street"] for a in probe.query(ADDRESSES)}
         while True:
-            street = f"{int(rng.integers(10, 999))} {choice(rng, st.STREETS)}"
+            street = f"{int(rng.integers(10, 999))} {choice(rng, STREETS)}"
             if street not in taken:
                 break
-        city, state, zipc = choice(rng, st.CITIES)
+        city, state, zipc = choice(rng, CITIES)
         return {"seed_cart": extra, "street": street, "city": city, "state": state,
                 "zip": zipc}
 
     def setup(self, device: Device) -> None:
-        apply_seed_cart(device, self.params["seed_cart"])
+        seed_cart(device, self.params["seed_cart"])
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before, after = self.store_before(SHOP), device.probe.app_store(SHOP)
-        new = new_orders(before, after)
-        if len(new) != 1:
-            return 0.0
-        o = new[0]
-        want_addr = {"name": before["user"]["name"], "street": self.params["street"],
-                     "city": self.params["city"], "state": self.params["state"],
-                     "zip": self.params["zip"]}
-        added = after["addresses"][len(before["addresses"]):]
-        ok = (o["items"] == priced(before["cart"]) and o["delivery"] == "Standard"
-              and o["address"] == want_addr and after["cart"] == []
-              and after["addresses"][:len(before["addresses"])] == before["addresses"]
-              and len(added) == 1
-              and {k: added[0][k] for k in st.ADDRESS_FIELDS} == want_addr
-              and orders_same_except(before["orders"], after["orders"])
-              and self.unchanged(device, allow={SHOP: {"orders", "next_order", "cart",
-                                                       "addresses", "next_address_id"}}))
-        return 1.0 if ok else 0.0
+        p = self.params
+        cart = self.before(CART)
+        owner = self.before(ACCOUNT)[0]["name"]
+        where = {"name": owner, "street": p["street"], "city": p["city"], "state": p["state"],
+                 "zip": p["zip"]}
+        return self.expect(
+            added(ORDERS, {
+                "items": items_fit([{"product_id": r["product_id"], "options": r["options"],
+                                     "qty": r["qty"], "price": r["price"]} for r in cart]),
+                "delivery": "Standard",
+                "status": "Processing",
+                "address": where,
+            }),
+            removed(CART, *[r["_id"] for r in cart]),
+            added(ADDRESSES, {**where, "is_default": 0}),
+        )
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._checkout(device, self.params["zip"])
+        yield Action("status", goal_status="complete")
 
     def _checkout(self, device: Device, zipc: str) -> Iterator[Action]:
         yield from open_tab(device, "cart")
