@@ -1,25 +1,33 @@
-"""Shared pieces of the Contacts tasks: reading the provider rows, the usual UI paths."""
+"""Shared pieces of the Contacts tasks: picking provider rows, names nobody has yet, the
+near misses' likely mix-up, and the usual UI paths.
+
+Everything here reads the phone through the probe (Android contacts-provider columns:
+``_id``, ``display_name``, ``number``, ``email``, ``postal_address``, ``company``,
+``starred``) or the screen, so the Contacts tasks run on a real phone too.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from phoneworld_gym.contract import Action
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES
-from phoneworld_gym.matchers import digits, normalize
-from phoneworld_gym.oracle import scroll_to, tap, type_into
+from phoneworld_gym.matchers import normalize
+from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+
+Where = Callable[[Row], bool]
 
 
-def by_id(rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+def by_id(rows: list[Row]) -> dict[int, Row]:
+    """Contact rows keyed by their ``_id``."""
     return {int(r["_id"]): r for r in rows}
 
 
-def pick(rng: np.random.Generator, probe: Probe, *, where: Any = None) -> dict[str, Any]:
-    """A random contact row (optionally satisfying ``where(row)``)."""
+def pick(rng: np.random.Generator, probe: Probe, *, where: Where | None = None) -> Row:
+    """A random named contact row (optionally satisfying ``where(row)``)."""
     rows = [r for r in probe.contacts() if r["display_name"] and (where is None or where(r))]
     if not rows:
         raise RuntimeError("no contact fits this task's needs")
@@ -27,54 +35,63 @@ def pick(rng: np.random.Generator, probe: Probe, *, where: Any = None) -> dict[s
 
 
 def new_name(rng: np.random.Generator, probe: Probe) -> tuple[str, str]:
-    """A (first, last) name that nobody in the address book has yet."""
-    taken = {r["display_name"] for r in probe.contacts()}
+    """A (first, last) name, from the life's word lists, that nobody in the address book has
+    yet."""
+    taken = {normalize(r["display_name"]) for r in probe.contacts()}
     while True:
         first = FIRST_NAMES[int(rng.integers(len(FIRST_NAMES)))]
         last = LAST_NAMES[int(rng.integers(len(LAST_NAMES)))]
-        if f"{first} {last}" not in taken:
+        if normalize(f"{first} {last}") not in taken:
             return first, last
 
 
 def same_name(a: str, b: str) -> bool:
+    """The same name, ignoring case, accents, punctuation and spacing."""
     return normalize(a) == normalize(b)
 
 
-def same_number(a: str, b: str) -> bool:
-    return digits(a) == digits(b) and bool(digits(a))
-
-
-def others_unchanged(before: list[dict[str, Any]], after: list[dict[str, Any]],
-                     changed: set[int]) -> bool:
-    """Every contact except the ids in ``changed`` is still there, as it was."""
-    b, a = by_id(before), by_id(after)
-    return all(a.get(i) == row for i, row in b.items() if i not in changed) and \
-        set(a) - set(b) <= changed
-
-
-def other_contact(rows: list[dict[str, Any]], cid: int, where: Any = None) -> dict[str, Any]:
+def other_contact(rows: list[Row], cid: int, where: Where | None = None) -> Row:
     """Someone else than contact ``cid``, preferably with the same first name (the likely
     mix-up), optionally satisfying ``where(row)``: near misses use it."""
     me = next(r for r in rows if r["_id"] == cid)
     first = me["display_name"].split()[0]
-    pool = [r for r in rows if r["_id"] != cid and (where is None or where(r))]
+    pool = [r for r in rows if r["_id"] != cid and r["display_name"]
+            and (where is None or where(r))]
     same_first = [r for r in pool if r["display_name"].split()[0] == first]
     return (same_first or pool)[0]
+
+
+def to_list(device: Device) -> Iterator[Action]:
+    """Back out to the contact list if Contacts resumed on another screen (yields the
+    backs; nothing when the list is already showing)."""
+    for _ in range(5):
+        if find(device, rid="search_bar") is not None:
+            return
+        yield Action("navigate_back")
 
 
 def open_contact(device: Device, name: str) -> Iterator[Action]:
     """From anywhere: open Contacts, search the name, open the contact."""
     yield Action("open_app", app_name="Contacts")
-    for _ in range(5):
-        if tap_if(device, rid="search_bar"):
-            break
-        yield Action("navigate_back")
+    yield from to_list(device)
     yield type_into(device, name, rid="search_bar")
     yield from scroll_to(device, text=name, rid="contact_title")
     yield tap(device, text=name, rid="contact_title")
 
 
-def tap_if(device: Device, **kw: Any) -> bool:
-    from phoneworld_gym.oracle import find
+def edit_field(device: Device, name: str, field: str, value: str,
+               clear: bool = True) -> Iterator[Action]:
+    """Open a contact's editor, type ``value`` into ``field_<field>`` (replacing the old text
+    unless ``clear`` is False) and save."""
+    yield from open_contact(device, name)
+    yield tap(device, desc="Edit contact")
+    yield from scroll_to(device, rid=f"field_{field}")
+    yield type_into(device, value, rid=f"field_{field}", clear=clear)
+    yield tap(device, rid="save")
 
-    return find(device, **kw) is not None
+
+def delete_contact(device: Device, name: str) -> Iterator[Action]:
+    """Open a contact and delete it (confirming the dialog)."""
+    yield from open_contact(device, name)
+    yield tap(device, desc="Delete")
+    yield tap(device, text="Delete", cls="Button")

@@ -6,48 +6,48 @@ becomes a shipping address, an order's shipping address becomes a contact.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.shopping import catalogue as cat
-from phoneworld_gym.apps.shopping import store as shop
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.matchers import normalize
-from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
-from phoneworld_gym.task import CONTACTS, Task, register_task
-from phoneworld_gym.tasks.contacts.common import by_id, new_name, open_contact, pick, same_name
-from phoneworld_gym.tasks.shopping.common import open_order, open_product
-
-_ADDRESS = re.compile(r"^\s*(?P<street>[^,]+),\s*(?P<city>[^,]+),\s*(?P<state>[A-Za-z]{2})\s+"
-                      r"(?P<zip>\d{5})\s*$")
-
-
-def split_address(text: str) -> dict[str, str] | None:
-    """"12 Oak Avenue, Austin, TX 78701" -> street, city, state, zip (None if not that form)."""
-    m = _ADDRESS.match(text)
-    return {k: v.strip() for k, v in m.groupdict().items()} if m else None
-
-
-def same_address(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return all(normalize(str(a.get(k, ""))) == normalize(str(b.get(k, "")))
-               for k in ("street", "city", "state", "zip"))
+from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.contacts.common import new_name, open_contact, pick, to_list
+from phoneworld_gym.tasks.cross_app.common import (
+    ADDRESS_FIELDS,
+    address_line,
+    contact_address,
+    same_address,
+    ships_to,
+    simple_products,
+    split_address,
+)
+from phoneworld_gym.tasks.shopping.common import choice, open_order, open_product
+from phoneworld_gym.validators import added, expect, same_text
 
 
 @register_task
 class CrossAppShipToContact(Task):
-    """Buy a product for someone: their address lives only in Contacts."""
+    """Buy a product for someone: their address lives only in Contacts.
+
+    Done when exactly one order was placed, holding just one of the product, shipped by
+    Standard delivery to the contact's name and postal address, and exactly one shipping
+    address was saved on the way (that one, not made the default). Deleting or editing the
+    saved addresses (the user's Home among them) or changing the default fails, and so does
+    touching the cart or anything else."""
 
     id = "CrossAppShipToContact"
     apps = ("contacts", "shopping")
     category = "cross-app"
     difficulty = "hard"
     tags = ("checkout", "form", "read-then-write")
-    optimal_steps = 19
+    optimal_steps = 18
     max_steps = 50
+    may_change = ("shopping/orders", "shopping/addresses")
+    params_schema = {"name": str, "contact_id": int, "product": str, "product_id": str}
     template = ("Buy one {product} and ship it to {name}. Their address is in my contacts. "
                 "Use standard delivery.")
     paraphrases = {
@@ -68,51 +68,49 @@ class CrossAppShipToContact(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         row = pick(rng, probe, where=lambda r: split_address(r["postal_address"]) is not None)
-        goods = [p for p in cat.products()  # "one The ..." reads badly: no such titles
-                 if p.in_stock and not p.options and not p.name.startswith("The ")]
-        p = goods[int(rng.integers(len(goods)))]
+        p = choice(rng, simple_products(probe))
         return {"name": row["display_name"], "contact_id": int(row["_id"]),
-                "product": p.name, "product_id": p.id}
+                "product": p["name"], "product_id": p["_id"]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before = self.store_before("shopping")
-        after = device.probe.app_store("shopping")
-        old_ids = {o["id"] for o in before["orders"]}
-        new = [o for o in after["orders"] if o["id"] not in old_ids]
-        if len(new) != 1:
-            return 0.0
-        o = new[0]
-        contact = by_id(self.contacts_before)[self.params["contact_id"]]
-        want = split_address(contact["postal_address"])
-        items = [(i["product_id"], i["qty"]) for i in o["items"]]
-        ok = (items == [(self.params["product_id"], 1)]
-              and want is not None and same_address(o["address"], want)
-              and same_name(o["address"]["name"], self.params["name"])
-              and o["delivery"] == "Standard"
-              and [x for x in after["orders"] if x["id"] in old_ids] == before["orders"]
-              and after["cart"] == before["cart"]
-              and self.unchanged(device, allow={"shopping": {"orders", "next_order", "addresses",
-                                                             "next_address_id",
-                                                             "default_address"}}))
-        return 1.0 if ok else 0.0
+        name, pid = self.params["name"], self.params["product_id"]
+        want = contact_address(self.before("contacts"), self.params["contact_id"])
+        return self.expect(
+            expect("shopping/orders", added=[{
+                "items": lambda items: [(i["product_id"], i["qty"]) for i in items] == [(pid, 1)],
+                "address": ships_to(name, want),
+                "delivery": "Standard",
+            }]),
+            expect("shopping/addresses", added=[{
+                "name": same_text(name), **{k: same_text(want[k]) for k in ADDRESS_FIELDS},
+                "is_default": 0,
+            }]),
+        )
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_contact(device, self.params["name"])
         yield from scroll_to(device, rid="address_title")
         address = split_address(text_of(device, rid="address_title") or "")
         assert address is not None, "the contact shows no postal address"
-        yield from open_product(device, self.params["product"])
-        yield from scroll_to(device, rid="buy_now")
-        yield tap(device, rid="buy_now")
+        yield from self._buy_now(device)
         yield from scroll_to(device, rid="add_address")
         yield tap(device, rid="add_address")
         yield type_into(device, self.params["name"], rid="field_name")
-        for key in ("street", "city", "state", "zip"):
+        for key in ADDRESS_FIELDS:
             yield from scroll_to(device, rid=f"field_{key}")
             yield type_into(device, address[key], rid=f"field_{key}")
         yield Action("navigate_back")  # hide the keyboard
         yield from scroll_to(device, rid="save_address")
         yield tap(device, rid="save_address")
+        yield from self._place_standard(device)
+        yield Action("status", goal_status="complete")
+
+    def _buy_now(self, device: Device) -> Iterator[Action]:
+        yield from open_product(device, self.params["product"])
+        yield from scroll_to(device, rid="buy_now")
+        yield tap(device, rid="buy_now")
+
+    def _place_standard(self, device: Device) -> Iterator[Action]:
         yield from scroll_to(device, desc="Standard", rid="delivery_option")
         yield tap(device, desc="Standard", rid="delivery_option")
         yield from scroll_to(device, rid="place_order")
@@ -120,19 +118,16 @@ class CrossAppShipToContact(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Ships the right product to my own default address instead."""
-        yield from open_product(device, self.params["product"])
-        yield from scroll_to(device, rid="buy_now")
-        yield tap(device, rid="buy_now")
-        yield from scroll_to(device, desc="Standard", rid="delivery_option")
-        yield tap(device, desc="Standard", rid="delivery_option")
-        yield from scroll_to(device, rid="place_order")
-        yield tap(device, rid="place_order")
+        yield from self._buy_now(device)
+        yield from self._place_standard(device)
         yield Action("status", goal_status="complete")
 
 
 @register_task
 class CrossAppOrderAddressToContact(Task):
-    """Save where an order went as a new contact."""
+    """Save where an order went as a new contact: exactly one ``contacts`` row is added, with
+    that name and the order's shipping address (street, city, state and ZIP as Contacts
+    writes them on one line)."""
 
     id = "CrossAppOrderAddressToContact"
     apps = ("contacts", "shopping")
@@ -142,6 +137,8 @@ class CrossAppOrderAddressToContact(Task):
     split = "test"
     optimal_steps = 12
     max_steps = 40
+    may_change = ("contacts",)
+    params_schema = {"first": str, "last": str, "order_id": str}
     template = ("Create a contact named {first} {last} and give it the shipping address of my "
                 "order {order_id}.")
     paraphrases = {
@@ -157,37 +154,36 @@ class CrossAppOrderAddressToContact(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        orders = probe.app_store("shopping")["orders"]
-        o = orders[int(rng.integers(len(orders)))]
+        o = choice(rng, probe.query("shopping/orders"))
         first, last = new_name(rng, probe)
-        return {"first": first, "last": last, "order_id": o["id"]}
+        return {"first": first, "last": last, "order_id": o["_id"]}
+
+    def _order_address(self) -> dict[str, Any]:
+        return dict(next(o["address"] for o in self.before("shopping/orders")
+                         if o["_id"] == self.params["order_id"]))
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before, after = self.contacts_before, device.probe.contacts()
-        new = [r for i, r in by_id(after).items() if i not in by_id(before)]
-        if len(new) != 1:
-            return 0.0
-        r = new[0]
-        order = shop.find_order(self.store_before("shopping"), self.params["order_id"])
-        got = split_address(r["postal_address"])
-        ok = (order is not None and got is not None and same_address(got, order["address"])
-              and same_name(r["display_name"], f"{self.params['first']} {self.params['last']}")
-              and all(by_id(after).get(i) == row for i, row in by_id(before).items())
-              and self.unchanged(device, allow={"contacts": {"*"}, CONTACTS: {"*"}}))
-        return 1.0 if ok else 0.0
+        want = self._order_address()
+
+        def right_address(v: Any) -> bool:
+            got = split_address(v) if isinstance(v, str) else None
+            return got is not None and same_address(got, want)
+
+        return self.expect(added("contacts", {
+            "display_name": same_text(f"{self.params['first']} {self.params['last']}"),
+            "postal_address": right_address,
+        }))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_order(device, self.params["order_id"])
         yield from scroll_to(device, rid="order_address")
         address = text_of(device, rid="order_address") or ""
         yield from self._create_contact(device, address)
+        yield Action("status", goal_status="complete")
 
     def _create_contact(self, device: Device, address: str) -> Iterator[Action]:
         yield Action("open_app", app_name="Contacts")
-        for _ in range(5):
-            if find(device, rid="search_bar") is not None:
-                break
-            yield Action("navigate_back")
+        yield from to_list(device)
         yield tap(device, desc="Create contact")
         yield type_into(device, self.params["first"], rid="field_first")
         yield type_into(device, self.params["last"], rid="field_last")
@@ -197,12 +193,9 @@ class CrossAppOrderAddressToContact(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Uses the address of a different order that went elsewhere (or my Work address)."""
-        s = self.store_before("shopping")
-        mine = shop.find_order(s, self.params["order_id"])
-        assert mine is not None
-        others = [shop.address_lines(o["address"]) for o in s["orders"]
-                  if not same_address(o["address"], mine["address"])]
-        others += [shop.address_lines(a) for a in s["addresses"]
-                   if not same_address(a, mine["address"])]
-        yield from self._create_contact(device, others[0])
+        mine = self._order_address()
+        others = [o["address"] for o in self.before("shopping/orders")
+                  if not same_address(o["address"], mine)]
+        others += [a for a in self.before("shopping/addresses") if not same_address(a, mine)]
+        yield from self._create_contact(device, address_line(others[0]))
         yield Action("status", goal_status="complete")
