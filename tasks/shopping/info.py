@@ -1,4 +1,9 @@
-"""Shopping information-retrieval tasks: the agent answers from what it reads."""
+"""Shopping information-retrieval tasks: the agent answers from what it reads.
+
+Expected answers come from the start state: ``self.before(...)`` of the shopper's tables, and
+the ``shopping/products`` rows, which never change within an episode (the probe serves them
+but the start snapshot leaves them out). Answers that hedge, negate or list several
+candidates score 0 (see :mod:`phoneworld_gym.matchers`)."""
 
 from __future__ import annotations
 
@@ -9,14 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.shopping import catalogue as cat
-from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.contract import Action
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import DateMatch, ListMatch, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.shopping.common import (
+    CART,
+    ORDERS,
     SHOP,
     choice,
     open_order,
@@ -25,12 +30,31 @@ from phoneworld_gym.tasks.shopping.common import (
     open_tab,
     orders_per_product,
     pick_product,
+    products_by_id,
 )
+
+#: every status an order can have, as the app writes it
+STATUSES = ("Processing", "Shipped", "Delivered", "Cancelled", "Return requested")
+#: the statuses of an order that has not arrived yet
+OPEN = ("Processing", "Shipped")
+
+
+def money(x: float) -> str:
+    """"$1,234.50", as the shop prints prices."""
+    return f"${x:,.2f}"
+
+
+def order_row(rows: list[Row], order_id: str) -> Row:
+    """The ``shopping/orders`` row ``order_id`` (``KeyError`` when there is none)."""
+    for o in rows:
+        if o["_id"] == order_id:
+            return o
+    raise KeyError(f"no order {order_id!r}")
 
 
 def _status_word(line: str) -> str:
     """The status at the start of an order's status line ("Delivered Mon, Mar 2")."""
-    for s in sorted(st.STATUSES, key=len, reverse=True):
+    for s in sorted(STATUSES, key=len, reverse=True):
         if line.startswith(s):
             return s
     raise OracleError(f"no status in {line!r}")
@@ -38,7 +62,8 @@ def _status_word(line: str) -> str:
 
 @register_task
 class ShoppingPriceOf(Task):
-    """Read a product's price."""
+    """Read a product's price (its current price, not the struck-through "was" price of a
+    deal)."""
 
     id = "ShoppingPriceOf"
     apps = (SHOP,)
@@ -46,6 +71,7 @@ class ShoppingPriceOf(Task):
     difficulty = "easy"
     optimal_steps = 4
     answer_matcher = NumberMatch(tol=0.005)
+    params_schema = {"name": str, "product_id": str}
     template = "How much does {name} cost right now?"
     paraphrases = {
         "train": (
@@ -60,26 +86,26 @@ class ShoppingPriceOf(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        p = pick_product(rng)
-        return {"name": p.name, "product_id": p.id}
+        p = pick_product(rng, probe)
+        return {"name": p["name"], "product_id": p["_id"]}
 
     def expected_answer(self, device: Device) -> Any:
-        return cat.product(self.params["product_id"]).price
+        return products_by_id(device.probe)[self.params["product_id"]]["price"]
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_product(device, self.params["name"])
         yield Action("answer", text=text_of(device, rid="price") or "")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        """The list price on deals, else a cent-rounded-up price."""
-        p = cat.product(self.params["product_id"])
-        wrong = p.list_price if p.on_deal and p.list_price else round(p.price + 1, 2)
-        yield Action("answer", text=cat.money(wrong))
+        """The list price on deals, else a dollar more."""
+        p = products_by_id(device.probe)[self.params["product_id"]]
+        wrong = p["list_price"] if p["list_price"] else round(p["price"] + 1, 2)
+        yield Action("answer", text=money(wrong))
 
 
 @register_task
 class ShoppingOrderStatus(Task):
-    """Read an order's status."""
+    """Read an order's status; an answer naming any other status as well scores 0."""
 
     id = "ShoppingOrderStatus"
     apps = (SHOP,)
@@ -87,7 +113,8 @@ class ShoppingOrderStatus(Task):
     difficulty = "easy"
     split = "test"
     optimal_steps = 5
-    answer_matcher = StringMatch(contains=True)
+    answer_matcher = StringMatch(contains=True, candidates=STATUSES)
+    params_schema = {"order_id": str}
     template = "What's the status of my order {order_id}?"
     paraphrases = {
         "test": (
@@ -99,12 +126,10 @@ class ShoppingOrderStatus(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"order_id": choice(rng, probe.app_store(SHOP)["orders"])["id"]}
+        return {"order_id": choice(rng, probe.query(ORDERS))["_id"]}
 
     def expected_answer(self, device: Device) -> Any:
-        o = st.find_order(self.store_before(SHOP), self.params["order_id"])
-        assert o is not None
-        return o["status"]
+        return order_row(self.before(ORDERS), self.params["order_id"])["status"]
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_order(device, self.params["order_id"])
@@ -139,7 +164,7 @@ class ShoppingCartCount(Task):
     }
 
     def expected_answer(self, device: Device) -> Any:
-        return st.cart_count(self.store_before(SHOP))
+        return sum(int(line["qty"]) for line in self.before(CART))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_tab(device, "cart")
@@ -157,7 +182,8 @@ class ShoppingCartCount(Task):
 
 @register_task
 class ShoppingOrderDate(Task):
-    """Find when a product was ordered (it is the first item of its order)."""
+    """Find when a product was ordered (it is the first item of its order, and in no other
+    order)."""
 
     id = "ShoppingOrderDate"
     apps = (SHOP,)
@@ -165,6 +191,7 @@ class ShoppingOrderDate(Task):
     difficulty = "medium"
     optimal_steps = 4
     answer_matcher = DateMatch()
+    params_schema = {"name": str, "product_id": str, "order_id": str}
     template = "On what date did I order {name}?"
     paraphrases = {
         "train": (
@@ -179,16 +206,14 @@ class ShoppingOrderDate(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        orders = probe.app_store(SHOP)["orders"]
+        orders = probe.query(ORDERS)
         count = orders_per_product(orders)
-        firsts = [o for o in orders if count[o["items"][0]["product_id"]] == 1]
-        o = choice(rng, firsts)
-        pid = o["items"][0]["product_id"]
-        return {"name": cat.product(pid).name, "product_id": pid, "order_id": o["id"]}
+        o = choice(rng, [o for o in orders if count[o["items"][0]["product_id"]] == 1])
+        first = o["items"][0]
+        return {"name": first["name"], "product_id": first["product_id"], "order_id": o["_id"]}
 
     def expected_answer(self, device: Device) -> Any:
-        o = st.find_order(self.store_before(SHOP), self.params["order_id"])
-        assert o is not None
+        o = order_row(self.before(ORDERS), self.params["order_id"])
         return dt.date.fromisoformat(o["date"][:10])
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -196,7 +221,8 @@ class ShoppingOrderDate(Task):
         name = self.params["name"]
         yield from scroll_to(device, text=name, rid="order_items", contains=True)
         i = find(device, text=name, rid="order_items", contains=True)
-        assert i is not None
+        if i is None:
+            raise OracleError(f"no order of {name!r} on screen")
         els = elements(device)
         line = next(e.text for e in els[i:] if (e.resource_id or "").endswith("/order_id"))
         yield Action("answer", text=(line or "").split(" · ")[1])
@@ -209,7 +235,8 @@ class ShoppingOrderDate(Task):
 
 @register_task
 class ShoppingOpenOrders(Task):
-    """List the orders that have not arrived yet (Processing or Shipped)."""
+    """List the orders that have not arrived yet (Processing or Shipped); a missing or an
+    extra order number scores 0."""
 
     id = "ShoppingOpenOrders"
     apps = (SHOP,)
@@ -235,8 +262,7 @@ class ShoppingOpenOrders(Task):
     }
 
     def expected_answer(self, device: Device) -> Any:
-        return [o["id"] for o in self.store_before(SHOP)["orders"]
-                if o["status"] in ("Processing", "Shipped")]
+        return [o["_id"] for o in self.before(ORDERS) if o["status"] in OPEN]
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_orders(device)
@@ -246,11 +272,11 @@ class ShoppingOpenOrders(Task):
             rid = (e.resource_id or "").rsplit("/", 1)[-1]
             if rid == "order_status":
                 status = _status_word(e.text or "")
-            elif rid == "order_id" and status in ("Processing", "Shipped"):
+            elif rid == "order_id" and status in OPEN:
                 ids.append((e.text or "").split(" · ")[0])
         yield Action("answer", text=", ".join(ids))
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Only the Processing one."""
-        yield Action("answer", text=next(o["id"] for o in self.store_before(SHOP)["orders"]
+        yield Action("answer", text=next(o["_id"] for o in self.before(ORDERS)
                                          if o["status"] == "Processing"))

@@ -1,40 +1,51 @@
 """More Shopping tasks: reading a product's ratings count and an order's total, the default
 address, paying with a chosen card, a colour the product does not come in, and the best-rated
-product of a department in a typed price range."""
+product of a department in a typed price range.
+
+Everything is read through the probe: the episode's seeded catalogue (``shopping/products``,
+static within an episode, so read live) and the shopper's tables (``self.before(...)`` for the
+start state); setup changes state only through Shopping's fixtures."""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.shopping import catalogue as cat
-from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.life import CITIES, STREETS
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.shopping.common import (
+    ACCOUNT,
+    ADDRESSES,
+    CART,
+    ORDERS,
+    PAYMENTS,
     SHOP,
-    apply_seed_cart,
     choice,
     choose_options,
     index_after,
-    live_store,
     open_order,
     open_product,
     open_tab,
     orders_per_product,
-    orders_same_except,
     pick_product,
-    priced,
+    products,
+    products_by_id,
+    seed_cart,
     seed_cart_params,
     tap_after,
 )
+from phoneworld_gym.validators import added
+from phoneworld_gym.validators import expect as table_expect
+
+#: the fields of a postal address, on address rows and on an order's ``address``
+ADDRESS_FIELDS = ("name", "street", "city", "state", "zip")
 
 
 def the(name: str) -> str:
@@ -42,9 +53,15 @@ def the(name: str) -> str:
     return name if name.startswith("The ") else f"the {name}"
 
 
-def _new_orders(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
-    old = {o["id"] for o in before["orders"]}
-    return [o for o in after["orders"] if o["id"] not in old]
+def money(x: float) -> str:
+    """"$1,234.50", as the shop prints prices."""
+    return f"${x:,.2f}"
+
+
+def address_lines(a: Row) -> str:
+    """An address on one line, as an address card prints it: "12 Oak Avenue, Austin, TX
+    78701"."""
+    return f"{a['street']}, {a['city']}, {a['state']} {a['zip']}"
 
 
 # -- information retrieval -------------------------------------------------------------------
@@ -59,6 +76,7 @@ class ShoppingRatingsCount(Task):
     tags = ("search",)
     optimal_steps = 3
     answer_matcher = NumberMatch()
+    params_schema = {"name": str, "the_name": str, "product_id": str}
     template = "How many customer ratings does {the_name} have?"
     paraphrases = {
         "train": (
@@ -75,11 +93,11 @@ class ShoppingRatingsCount(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         # more ratings than written reviews on the page, so counting the reviews is wrong
-        p = pick_product(rng, lambda p: p.review_count > len(p.reviews))
-        return {"name": p.name, "the_name": the(p.name), "product_id": p.id}
+        p = pick_product(rng, probe, lambda r: r["review_count"] > len(r["reviews"]))
+        return {"name": p["name"], "the_name": the(p["name"]), "product_id": p["_id"]}
 
     def expected_answer(self, device: Device) -> Any:
-        return cat.product(self.params["product_id"]).review_count
+        return products_by_id(device.probe)[self.params["product_id"]]["review_count"]
 
     def oracle(self, device: Device) -> Iterator[Action]:
         name = self.params["name"]
@@ -95,7 +113,8 @@ class ShoppingRatingsCount(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Counts the written reviews shown on the product page instead."""
-        yield Action("answer", text=str(len(cat.product(self.params["product_id"]).reviews)))
+        p = products_by_id(device.probe)[self.params["product_id"]]
+        yield Action("answer", text=str(len(p["reviews"])))
 
 
 @register_task
@@ -108,8 +127,9 @@ class ShoppingOrderTotalOfItem(Task):
     category = "information-retrieval"
     difficulty = "hard"
     tags = ("orders",)
-    optimal_steps = 5
+    optimal_steps = 6
     answer_matcher = NumberMatch(tol=0.005)
+    params_schema = {"name": str, "the_name": str, "product_id": str, "order_id": str}
     template = "What was the total of the order I bought {the_name} in?"
     paraphrases = {
         "train": (
@@ -124,20 +144,19 @@ class ShoppingOrderTotalOfItem(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        orders = probe.app_store(SHOP)["orders"]
+        orders = probe.query(ORDERS)
         count = orders_per_product(orders)
         fits = [(o, i) for o in orders if o["status"] != "Cancelled"
                 for i, it in enumerate(o["items"]) if count[it["product_id"]] == 1]
         hidden = [(o, i) for o, i in fits if i > 0]
         o, i = choice(rng, hidden or fits)
-        pid = o["items"][i]["product_id"]
-        name = cat.product(pid).name
-        return {"name": name, "the_name": the(name), "product_id": pid, "order_id": o["id"]}
+        item = o["items"][i]
+        return {"name": item["name"], "the_name": the(item["name"]),
+                "product_id": item["product_id"], "order_id": o["_id"]}
 
     def expected_answer(self, device: Device) -> Any:
-        o = st.find_order(self.store_before(SHOP), self.params["order_id"])
-        assert o is not None
-        return o["total"]
+        return next(o["total"] for o in self.before(ORDERS)
+                    if o["_id"] == self.params["order_id"])
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_order(device, self.params["order_id"])
@@ -145,13 +164,13 @@ class ShoppingOrderTotalOfItem(Task):
         yield Action("answer", text=text_of(device, rid="order_total") or "")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        """The total of the next order in the list, one with a different total."""
+        """The total of the next older order in the list, one with a different total."""
         want = self.expected_answer(device)
-        orders = st.orders_newest_first(self.store_before(SHOP))
-        i = next(k for k, o in enumerate(orders) if o["id"] == self.params["order_id"])
+        orders = self.before(ORDERS)[::-1]  # newest first, as the list shows them
+        i = next(k for k, o in enumerate(orders) if o["_id"] == self.params["order_id"])
         other = next((o["total"] for o in orders[i + 1:] + orders[:i]
                       if abs(o["total"] - want) > 0.01), want + 1)
-        yield Action("answer", text=cat.money(other))
+        yield Action("answer", text=money(other))
 
 
 # -- account ---------------------------------------------------------------------------------
@@ -160,7 +179,9 @@ EXTRA_LABELS = ("Parents", "Cabin", "Studio", "Beach house", "Grandma")
 
 @register_task
 class ShoppingSetDefaultAddress(Task):
-    """Make one of three saved addresses the default (setup saves a third one)."""
+    """Make one of three saved addresses the default: setup saves a third one (the
+    ``add_address`` fixture) and the task names its target by label and street; the target
+    row's ``is_default`` becomes 1, the old default's 0, and nothing else changes."""
 
     id = "ShoppingSetDefaultAddress"
     apps = (SHOP,)
@@ -168,6 +189,9 @@ class ShoppingSetDefaultAddress(Task):
     tags = ("settings",)
     split = "test"
     optimal_steps = 5
+    may_change = (ADDRESSES,)
+    params_schema = {"new_address": dict, "label": str, "street": str, "lines": str,
+                     "wrong_lines": str}
     template = "Make my {label} address ({street}) my default shipping address."
     paraphrases = {
         "test": (
@@ -180,39 +204,38 @@ class ShoppingSetDefaultAddress(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        store = probe.app_store(SHOP)
-        taken = {a["street"] for a in store["addresses"]}
+        saved = probe.query(ADDRESSES)
+        taken = [a["street"] for a in saved]
         while True:
-            street = f"{int(rng.integers(10, 999))} {choice(rng, st.STREETS)}"
-            if street not in taken:
+            street = f"{int(rng.integers(10, 999))} {choice(rng, STREETS)}"
+            if not any(street in t or t in street for t in taken):
                 break
-        city, state, zipc = choice(rng, st.CITIES)
-        extra = {"id": store["next_address_id"], "label": choice(rng, EXTRA_LABELS),
-                 "name": store["user"]["name"], "street": street, "city": city,
-                 "state": state, "zip": zipc}
-        others = [a for a in store["addresses"] + [extra]
-                  if a["id"] != store["default_address"]]
-        target = choice(rng, others)
-        wrong = next(a for a in others if a["id"] != target["id"])
-        return {"seed_address": extra, "address_id": target["id"], "label": target["label"],
-                "street": target["street"], "lines": st.address_lines(target),
-                "wrong_lines": st.address_lines(wrong)}
+        city, state, zipc = choice(rng, CITIES)
+        labels = [x for x in EXTRA_LABELS if x not in {a["label"] for a in saved}]
+        new = {"label": choice(rng, labels), "name": probe.query(ACCOUNT)[0]["name"],
+               "street": street, "city": city, "state": state, "zip": zipc}
+        every = [*saved, new]
+        others = [a for a in every if not a.get("is_default")]
+        # the street names the target: it must be the only address on that street
+        target = choice(rng, [a for a in others
+                              if sum(b["street"] == a["street"] for b in every) == 1])
+        wrong = next(a for a in others if a is not target)
+        return {"new_address": new, "label": target["label"], "street": target["street"],
+                "lines": address_lines(target), "wrong_lines": address_lines(wrong)}
 
     def setup(self, device: Device) -> None:
-        a = dict(self.params["seed_address"])
-        store = live_store(device)
-        made = st.add_address(store, a["name"], a["street"], a["city"], a["state"], a["zip"],
-                              label=a["label"])
-        assert made["id"] == a["id"], (made, a)
+        device.fixture(SHOP, "add_address", **self.params["new_address"])
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        after = device.probe.app_store(SHOP)
-        ok = (after["default_address"] == self.params["address_id"]
-              and self.unchanged(device, allow={SHOP: {"default_address"}}))
-        return 1.0 if ok else 0.0
+        rows = self.before(ADDRESSES)
+        target = next(a for a in rows if a["street"] == self.params["street"])
+        old = next(a for a in rows if a["is_default"])
+        return self.expect(table_expect(ADDRESSES, changed={target["_id"]: {"is_default": 1},
+                                                            old["_id"]: {"is_default": 0}}))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._make_default(device, self.params["lines"])
+        yield Action("status", goal_status="complete")
 
     def _make_default(self, device: Device, lines: str) -> Iterator[Action]:
         yield from open_tab(device, "account")
@@ -228,13 +251,17 @@ class ShoppingSetDefaultAddress(Task):
 # -- checkout --------------------------------------------------------------------------------
 @register_task
 class ShoppingCheckoutWithCard(Task):
-    """Check out the whole cart, paying with a saved card that is not the default."""
+    """Check out the whole cart, paying with a saved card that is not the default: one new
+    Processing order holds the cart's lines at their prices, ships Standard to the default
+    address and is paid with that card; the cart is empty."""
 
     id = "ShoppingCheckoutWithCard"
     apps = (SHOP,)
     difficulty = "medium"
     tags = ("checkout",)
     optimal_steps = 6
+    may_change = (ORDERS, CART)
+    params_schema = {"seed_cart": list, "payment_label": str, "card": str, "last4": str}
     template = ("Check out everything in my cart with Standard delivery to my default address, "
                 "and pay with my {card} ending in {last4}.")
     paraphrases = {
@@ -254,33 +281,31 @@ class ShoppingCheckoutWithCard(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        store = probe.app_store(SHOP)
-        extra = seed_cart_params(rng, store, want=2)
-        pm = choice(rng, [p for p in store["payments"] if p["id"] != store["default_payment"]])
-        return {"seed_cart": extra, "payment_id": pm["id"], "payment_label": pm["label"],
+        lines = seed_cart_params(rng, probe, want=2)
+        pm = choice(rng, [p for p in probe.query(PAYMENTS) if not p["is_default"]])
+        return {"seed_cart": lines, "payment_label": pm["label"],
                 "card": pm["label"].split()[0], "last4": pm["label"][-4:]}
 
     def setup(self, device: Device) -> None:
-        apply_seed_cart(device, self.params["seed_cart"])
+        seed_cart(device, self.params["seed_cart"])
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before, after = self.store_before(SHOP), device.probe.app_store(SHOP)
-        new = _new_orders(before, after)
-        if len(new) != 1:
-            return 0.0
-        o = new[0]
-        home = st.find_address(before, before["default_address"])
-        assert home is not None
-        ok = (o["items"] == priced(before["cart"]) and o["delivery"] == "Standard"
-              and o["payment"] == self.params["payment_label"] and o["status"] == "Processing"
-              and o["address"] == {k: home[k] for k in st.ADDRESS_FIELDS}
-              and after["cart"] == []
-              and orders_same_except(before["orders"], after["orders"])
-              and self.unchanged(device, allow={SHOP: {"orders", "next_order", "cart"}}))
-        return 1.0 if ok else 0.0
+        cart = self.before(CART)
+        home = next(a for a in self.before(ADDRESSES) if a["is_default"])
+        order = {
+            "status": "Processing", "delivery": "Standard",
+            "payment": self.params["payment_label"],
+            "address": {k: home[k] for k in ADDRESS_FIELDS},
+            "items": [{"product_id": line["product_id"], "name": line["name"],
+                       "options": line["options"], "qty": line["qty"], "price": line["price"],
+                       "returned": 0} for line in cart],
+        }
+        return self.expect(added(ORDERS, order),
+                           table_expect(CART, removed=[line["_id"] for line in cart]))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._checkout(device, self.params["payment_label"])
+        yield Action("status", goal_status="complete")
 
     def _checkout(self, device: Device, label: str | None) -> Iterator[Action]:
         yield from open_tab(device, "cart")
@@ -299,7 +324,8 @@ class ShoppingCheckoutWithCard(Task):
 # -- infeasible ------------------------------------------------------------------------------
 @register_task
 class ShoppingUnavailableColor(Task):
-    """Infeasible by design: the product does not come in the colour asked for."""
+    """Infeasible by design: the product does not come in the colour asked for (a colour other
+    products of the shop do come in)."""
 
     id = "ShoppingUnavailableColor"
     apps = (SHOP,)
@@ -307,6 +333,7 @@ class ShoppingUnavailableColor(Task):
     tags = ("infeasible", "options")
     feasible = False
     optimal_steps = 4
+    params_schema = {"name": str, "the_name": str, "product_id": str, "color": str}
     template = "Add {the_name} in {color} to my cart."
     paraphrases = {
         "train": (
@@ -321,9 +348,11 @@ class ShoppingUnavailableColor(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        p = pick_product(rng, lambda p: list(p.options) == ["Color"])
-        color = choice(rng, [c for c in cat.COLORS if c not in p.options["Color"]])
-        return {"name": p.name, "the_name": the(p.name), "product_id": p.id, "color": color}
+        colors = sorted({c for r in products(probe) for c in r["options"].get("Color", [])})
+        p = pick_product(rng, probe, lambda r: list(r["options"]) == ["Color"])
+        color = choice(rng, [c for c in colors if c not in p["options"]["Color"]])
+        return {"name": p["name"], "the_name": the(p["name"]), "product_id": p["_id"],
+                "color": color}
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_product(device, self.params["name"])
@@ -332,56 +361,62 @@ class ShoppingUnavailableColor(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Adds it in the first colour it does come in and claims success."""
-        p = cat.product(self.params["product_id"])
-        yield from open_product(device, p.name)
-        yield from choose_options(device, {"Color": p.options["Color"][0]})
+        p = products_by_id(device.probe)[self.params["product_id"]]
+        yield from open_product(device, p["name"])
+        yield from choose_options(device, {"Color": p["options"]["Color"][0]})
         yield tap(device, rid="add_to_cart")
         yield Action("status", goal_status="complete")
 
 
 # -- filters and sort ------------------------------------------------------------------------
+#: the widths of the price ranges a goal may name, in dollars
 WIDTHS = (15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300)
+#: the lowest ends a range may start at
+LOWS = range(5, 600, 5)
 
 
-def _range_fits(category: str, lo: int, hi: int) -> tuple[cat.Product, cat.Product] | None:
-    """The best-rated product of ``category`` priced in [lo, hi] and the runner-up, when the
-    range makes a clear, addable answer; else None."""
-    ps = cat.in_category(category)
-    if any(p.price in (lo, hi) for p in ps):
-        return None  # no argument about whether "between" includes the ends
-    ranked = cat.search("", category=category, min_price=lo, max_price=hi, sort="rating")
-    if len(ranked) < 3:
-        return None
-    top, runner = ranked[0], ranked[1]
-    best = cat.search("", category=category, sort="rating")[0]
-    if (top.in_stock and not top.options and top.rating > runner.rating
-            and best.id != top.id and runner.in_stock):
-        return top, runner
-    return None
+def _by_rating(rows: list[Row]) -> list[Row]:
+    """Best rated first, as the shop's "Avg. rating" sort lists them (ties: more reviews,
+    then id)."""
+    return sorted(rows, key=lambda r: (-r["rating"], -r["review_count"], r["_id"]))
 
 
-@functools.lru_cache(maxsize=1)
-def _range_candidates() -> tuple[tuple[str, int, int, str, str], ...]:
-    """Every (category, lo, hi, top id, runner-up id) that makes a clear task (the catalogue
-    is static, so this is computed once)."""
+def range_candidates(rows: list[Row], in_cart: set[str]) -> list[tuple[str, int, int, str, str]]:
+    """Every (category, lo, hi, top id, runner-up id) of this episode's catalogue ``rows``
+    where the best-rated product priced in [lo, hi] makes a clear task: no product costs
+    exactly lo or hi (no argument about whether "between" includes the ends), at least three
+    products are in range, the top one is in stock, has no options, is not in the cart yet
+    and is rated strictly higher than the in-stock runner-up, and it is not the department's
+    best-rated product overall (so the filter matters). Books are left out."""
+    by_cat: dict[str, list[Row]] = {}
+    for r in rows:
+        if r["category"] != "Books":
+            by_cat.setdefault(r["category"], []).append(r)
     out = []
-    for c in cat.CATEGORY_NAMES:
-        if c == "Books":
-            continue
-        for lo in range(5, 600, 5):
+    for c, ps in sorted(by_cat.items()):
+        ranked_all = _by_rating(ps)
+        best = ranked_all[0]["_id"]
+        prices = {r["price"] for r in ps}
+        for lo in LOWS:
             for wd in WIDTHS:
-                if wd > max(lo, 20) * 1.5:
+                hi = lo + wd
+                if wd > max(lo, 20) * 1.5 or lo in prices or hi in prices:
                     continue
-                got = _range_fits(c, lo, lo + wd)
-                if got is not None:
-                    out.append((c, lo, lo + wd, got[0].id, got[1].id))
-    return tuple(out)
+                ranked = [r for r in ranked_all if lo <= r["price"] <= hi]
+                if len(ranked) < 3:
+                    continue
+                top, runner = ranked[0], ranked[1]
+                if (top["in_stock"] and not top["options"] and top["_id"] not in in_cart
+                        and top["rating"] > runner["rating"] and runner["in_stock"]
+                        and top["_id"] != best):
+                    out.append((c, lo, hi, top["_id"], runner["_id"]))
+    return out
 
 
 @register_task
 class ShoppingBestRatedInRange(Task):
     """Type a price range into the price filter of a department, sort by rating and add the
-    top result."""
+    top result: the cart gains exactly one line, that product (no options) at quantity 1."""
 
     id = "ShoppingBestRatedInRange"
     apps = (SHOP,)
@@ -389,6 +424,9 @@ class ShoppingBestRatedInRange(Task):
     tags = ("filter", "sort", "form")
     split = "test"
     optimal_steps = 10
+    may_change = (CART,)
+    params_schema = {"category": str, "lo": int, "hi": int, "product_id": str,
+                     "runner_id": str}
     template = ("Add the best-rated product in {category} that costs between ${lo} and ${hi} "
                 "to my cart.")
     paraphrases = {
@@ -404,17 +442,13 @@ class ShoppingBestRatedInRange(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        store = probe.app_store(SHOP)
-        fits = [f for f in _range_candidates() if st.find_cart_item(store, f[3]) is None]
-        c, lo, hi, top, runner = choice(rng, fits)
+        in_cart = {line["product_id"] for line in probe.query(CART)}
+        c, lo, hi, top, runner = choice(rng, range_candidates(products(probe), in_cart))
         return {"category": c, "lo": lo, "hi": hi, "product_id": top, "runner_id": runner}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        want = self.store_before(SHOP)
-        st.add_to_cart(want, self.params["product_id"], {}, 1)
-        after = device.probe.app_store(SHOP)
-        ok = after["cart"] == want["cart"] and self.unchanged(device, allow={SHOP: {"cart"}})
-        return 1.0 if ok else 0.0
+        return self.expect(added(CART, {"product_id": self.params["product_id"],
+                                        "options": {}, "qty": 1}))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_tab(device, "home")
@@ -423,15 +457,16 @@ class ShoppingBestRatedInRange(Task):
         yield type_into(device, str(self.params["lo"]), rid="min_price")
         yield type_into(device, str(self.params["hi"]), rid="max_price")  # enter applies
         yield tap(device, rid="sort")
-        yield tap(device, desc=cat.SORT_LABELS["rating"], rid="sort_option")
+        yield tap(device, desc="Avg. rating", rid="sort_option")
         yield from scroll_to(device, rid="product_name")
         yield tap(device, rid="product_name")
         yield tap(device, rid="add_to_cart")
+        yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Adds the runner-up of the filtered, sorted list."""
-        p = cat.product(self.params["runner_id"])
-        yield from open_product(device, p.name)
-        yield from choose_options(device, {k: v[0] for k, v in p.options.items()})
+        p = products_by_id(device.probe)[self.params["runner_id"]]
+        yield from open_product(device, p["name"])
+        yield from choose_options(device, {k: v[0] for k, v in p["options"].items()})
         yield tap(device, rid="add_to_cart")
         yield Action("status", goal_status="complete")

@@ -1,5 +1,9 @@
 """Shopping tasks on past orders: cancel the Processing one, return a delivered item, and an
-infeasible cancellation of an order that has already arrived."""
+infeasible cancellation of an order that has already arrived.
+
+Orders are read as ``shopping/orders`` rows (``_id`` "ORD-10234", ``status``, ``items`` with
+``product_id``, ``name``, ``returned``, ...); the only state these tasks may change is that
+table, one order at a time."""
 
 from __future__ import annotations
 
@@ -8,28 +12,45 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.shopping import catalogue as cat
-from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.shopping.common import SHOP, choice, open_order, orders_same_except
+from phoneworld_gym.tasks.shopping.common import ORDERS, SHOP, choice, open_order, products_by_id
+from phoneworld_gym.validators import changed
+
+#: the reasons the return form offers, as its chips read
+RETURN_REASONS = ("Changed my mind", "Arrived damaged", "Wrong item sent", "Doesn't fit",
+                  "Better price elsewhere")
+#: departments whose products can fail to fit
+WEARABLE = ("Clothing", "Shoes")
 
 
-def _with_status(probe: Probe, status: str) -> list[dict[str, Any]]:
-    return [o for o in probe.app_store(SHOP)["orders"] if o["status"] == status]
+def _with_status(orders: list[Row], status: str) -> list[Row]:
+    """The orders in ``status``, oldest first."""
+    return [o for o in orders if o["status"] == status]
+
+
+def _order(rows: list[Row], order_id: str) -> Row:
+    """The order row ``order_id`` (``KeyError`` when there is none)."""
+    for o in rows:
+        if o["_id"] == order_id:
+            return o
+    raise KeyError(f"no order {order_id!r}")
 
 
 @register_task
 class ShoppingCancelOrder(Task):
-    """Cancel the order that is still Processing (confirming the dialog)."""
+    """Cancel the order that is still Processing (confirming the dialog): that order's status
+    becomes Cancelled and nothing else changes."""
 
     id = "ShoppingCancelOrder"
     apps = (SHOP,)
     difficulty = "medium"
     tags = ("dialog",)
-    optimal_steps = 7
+    optimal_steps = 8
+    may_change = (ORDERS,)
+    params_schema = {"order_id": str}
     template = "Cancel my order {order_id}, I don't need it anymore."
     paraphrases = {
         "train": (
@@ -44,22 +65,16 @@ class ShoppingCancelOrder(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"order_id": choice(rng, _with_status(probe, "Processing"))["id"]}
+        o = choice(rng, _with_status(probe.query(ORDERS), "Processing"))
+        return {"order_id": o["_id"]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before, after = self.store_before(SHOP), device.probe.app_store(SHOP)
-        oid = self.params["order_id"]
-        want = st.find_order(before, oid)
-        got = st.find_order(after, oid)
-        ok = (want is not None and got == dict(want, status="Cancelled")
-              and len(after["orders"]) == len(before["orders"])
-              and orders_same_except(before["orders"], after["orders"], changed=oid)
-              and self.unchanged(device, allow={SHOP: {"orders"}}))
-        return 1.0 if ok else 0.0
+        return self.expect(changed(ORDERS, self.params["order_id"], status="Cancelled"))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._to_dialog(device)
         yield tap(device, text="Cancel order", cls="Button")
+        yield Action("status", goal_status="complete")
 
     def _to_dialog(self, device: Device) -> Iterator[Action]:
         yield from open_order(device, self.params["order_id"])
@@ -83,7 +98,8 @@ class ShoppingCancelDeliveredOrder(Task):
     tags = ("infeasible",)
     feasible = False
     split = "test"
-    optimal_steps = 5
+    optimal_steps = 6
+    params_schema = {"order_id": str}
     template = "Please cancel order {order_id}."
     paraphrases = {
         "test": (
@@ -95,7 +111,8 @@ class ShoppingCancelDeliveredOrder(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"order_id": choice(rng, _with_status(probe, "Delivered"))["id"]}
+        o = choice(rng, _with_status(probe.query(ORDERS), "Delivered"))
+        return {"order_id": o["_id"]}
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_order(device, self.params["order_id"])
@@ -103,20 +120,25 @@ class ShoppingCancelDeliveredOrder(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Cancels the Processing order instead, then claims success."""
-        other = next(o for o in self.store_before(SHOP)["orders"] if o["status"] == "Processing")
-        yield from ShoppingCancelOrder({"order_id": other["id"]}).oracle(device)
+        other = _with_status(self.before(ORDERS), "Processing")[0]
+        yield from ShoppingCancelOrder({"order_id": other["_id"]})._to_dialog(device)
+        yield tap(device, text="Cancel order", cls="Button")
         yield Action("status", goal_status="complete")
 
 
 @register_task
 class ShoppingReturnItem(Task):
-    """Return one item of a delivered order with a given reason."""
+    """Return one item of a delivered order with a given reason: that item is marked returned,
+    the order becomes "Return requested" with the reason, and nothing else changes."""
 
     id = "ShoppingReturnItem"
     apps = (SHOP,)
     difficulty = "hard"
     tags = ("form",)
-    optimal_steps = 9
+    optimal_steps = 10
+    may_change = (ORDERS,)
+    params_schema = {"order_id": str, "index": int, "name": str, "reason": str,
+                     "reason_text": str}
     template = "Return {name} from order {order_id}. The reason: {reason_text}."
     paraphrases = {
         "train": (
@@ -136,29 +158,24 @@ class ShoppingReturnItem(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        o = choice(rng, _with_status(probe, "Delivered"))
+        o = choice(rng, _with_status(probe.query(ORDERS), "Delivered"))
         i = int(rng.integers(len(o["items"])))
-        wearable = cat.product(o["items"][i]["product_id"]).category in ("Clothing", "Shoes")
-        reason = choice(rng, [r for r in st.RETURN_REASONS if wearable or r != "Doesn't fit"])
-        return {"order_id": o["id"], "index": i,
-                "name": cat.product(o["items"][i]["product_id"]).name,
-                "reason": reason, "reason_text": cls.REASON_TEXT[reason]}
+        item = o["items"][i]
+        wearable = products_by_id(probe)[item["product_id"]]["category"] in WEARABLE
+        reason = choice(rng, [r for r in RETURN_REASONS if wearable or r != "Doesn't fit"])
+        return {"order_id": o["_id"], "index": i, "name": item["name"], "reason": reason,
+                "reason_text": cls.REASON_TEXT[reason]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        before, after = self.store_before(SHOP), device.probe.app_store(SHOP)
-        oid = self.params["order_id"]
-        want = st.find_order(before, oid)
-        assert want is not None
-        want["items"][self.params["index"]]["returned"] = True
-        want.update(status="Return requested", return_reason=self.params["reason"])
-        ok = (st.find_order(after, oid) == want
-              and len(after["orders"]) == len(before["orders"])
-              and orders_same_except(before["orders"], after["orders"], changed=oid)
-              and self.unchanged(device, allow={SHOP: {"orders"}}))
-        return 1.0 if ok else 0.0
+        p = self.params
+        items = _order(self.before(ORDERS), p["order_id"])["items"]
+        items[p["index"]]["returned"] = 1
+        return self.expect(changed(ORDERS, p["order_id"], status="Return requested",
+                                   return_reason=p["reason"], items=items))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._return(device, self.params["reason"])
+        yield Action("status", goal_status="complete")
 
     def _return(self, device: Device, reason: str) -> Iterator[Action]:
         yield from open_order(device, self.params["order_id"])
@@ -173,7 +190,7 @@ class ShoppingReturnItem(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """The right item with the wrong reason."""
-        rs = list(st.RETURN_REASONS)
+        rs = list(RETURN_REASONS)
         wrong = rs[(rs.index(self.params["reason"]) + 1) % len(rs)]
         yield from self._return(device, wrong)
         yield Action("status", goal_status="complete")
