@@ -104,7 +104,7 @@ class TaskDevice:
         self._uses.add("push_file", True)
         self._device.push_file(path, data)
 
-    def fixture(self, app: str, name: str, **args: Any) -> Any:
+    def fixture(self, app: str, name: str, /, **args: Any) -> Any:
         self._uses.add(f"fixture({app}.{name})", False)
         return self._device.fixture(app, name, **args)
 

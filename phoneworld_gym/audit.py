@@ -17,7 +17,7 @@ from phoneworld_gym.task import Task, all_tasks, get_task
 def _env(tasks: Any) -> Any:
     from phoneworld_gym.env import PhoneEnv
 
-    return PhoneEnv(tasks=tasks, obs_mode="a11y")
+    return PhoneEnv(tasks=tasks, obs_mode="a11y", max_steps=500)  # room for two oracles
 
 
 def writer_tasks() -> list[type[Task]]:

@@ -144,6 +144,6 @@ class Device(Protocol):
         """``adb push``: write a file on the phone's shared storage (``/sdcard/...``)."""
         ...
 
-    def fixture(self, app: str, name: str, **args: Any) -> Any:
+    def fixture(self, app: str, name: str, /, **args: Any) -> Any:
         """Run a setup routine a mock app declares for its own state (PhoneWorld only)."""
         ...

@@ -191,7 +191,7 @@ class SimWriteVerbs:
         self.world.system["files"] = sorted(rows, key=lambda r: str(r["_id"]))
         self.invalidate()
 
-    def fixture(self, app: str, name: str, **args: Any) -> Any:
+    def fixture(self, app: str, name: str, /, **args: Any) -> Any:
         installed = self.apps.get(app)
         if installed is None:
             raise Unsupported(f"fixture {app}.{name}: {app!r} is not installed")
