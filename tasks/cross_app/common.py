@@ -89,8 +89,6 @@ def make_gift(device: Device, params: dict[str, Any]) -> None:
     """Setup: the order went to the contact's home address, under their name."""
     rows = device.probe.contacts()
     name = next(r["display_name"] for r in rows if r["_id"] == params["contact_id"])
-    # needs Device.fixture's own ``name`` to be positional-only (``app, name, /, **args``);
-    # until it is, the recipient's ``name`` clashes with it (a TypeError at setup)
     device.fixture("shopping", "ship_order_to", order_id=params["order_id"],
                    name=name, **contact_address(rows, params["contact_id"]))
 
