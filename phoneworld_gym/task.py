@@ -40,7 +40,6 @@ from phoneworld_gym.validators import Check, Diff
 CATEGORIES = ("app", "mini-app", "cross-app", "long-horizon", "information-retrieval")
 DIFFICULTIES = ("easy", "medium", "hard")
 SPLITS = ("train", "test")
-CONTACTS = "contacts"  # TEMPORARY: removed when every task is migrated
 
 
 class Task:
