@@ -128,6 +128,7 @@ def phone_ready(task_id: str, seeds: tuple[int, ...] = (0, 1, 2)) -> Readiness:
     from phoneworld_gym.env import PhoneEnv
 
     uses: dict[str, bool] = {}
+    refusals: set[str] = set()
     ready = True
     for seed in seeds:
         for common_only in (False, True):
@@ -137,15 +138,18 @@ def phone_ready(task_id: str, seeds: tuple[int, ...] = (0, 1, 2)) -> Readiness:
                 reward = _play_oracle(env)
                 if not common_only:
                     uses.update(env.task_device.uses)
+                    uses.update({f"before({t})": is_common(t) for t in env.task.read_tables})
                 elif reward < 1.0:
                     ready = False
-            except Unsupported:
+            except Unsupported as e:
                 if not common_only:
                     raise
+                refusals.add(str(e).split(" (")[0])
                 ready = False
             finally:
                 env.close()
-    blockers = tuple(sorted(k for k, common in uses.items() if not common))
+    blockers = tuple(sorted(k for k, common in uses.items() if not common)) or \
+        tuple(sorted(refusals))
     return Readiness(task_id, ready and not blockers, tuple(sorted(uses)), blockers)
 
 

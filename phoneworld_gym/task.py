@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.device import Device, Probe, Row, Unsupported, is_common
 from phoneworld_gym.matchers import Matcher
 from phoneworld_gym.validators import Check, Diff
 
@@ -94,6 +94,8 @@ class Task:
         #: the difference at the last verify, and why it failed ("" when it did not)
         self.diff: Diff | None = None
         self.failure = ""
+        #: the tables whose start rows the task read (:meth:`before`)
+        self.read_tables: set[str] = set()
         #: the wording of this episode's goal (one of :meth:`templates`)
         self.wording = template if template is not None else self.template
 
@@ -167,7 +169,11 @@ class Task:
 
     def before(self, table: str) -> list[Row]:
         """A copy of a table's rows at the start (after setup)."""
+        self.read_tables.add(table)
         if table not in self.baseline:
+            if not is_common(table):  # a real phone's start state has no mock app tables
+                raise Unsupported(f"{type(self).__name__} reads the start of {table!r}, "
+                                  "which only PhoneWorld serves")
             raise KeyError(f"{type(self).__name__}: the start state has no table {table!r}; "
                            f"it has {sorted(self.baseline)}")
         return copy.deepcopy(self.baseline[table])
