@@ -7,15 +7,24 @@ use AndroidWorld's ``JSONAction`` vocabulary so that agents and datasets transfe
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import json
+import multiprocessing as mp
 import re
+import reprlib
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, overload
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import (
+    create_shared_memory,
+    read_from_shared_memory,
+    write_to_shared_memory,
+)
 
 SCREEN_WIDTH = 1080
 SCREEN_HEIGHT = 2400
@@ -43,13 +52,37 @@ TARGETED = frozenset({"click", "double_tap", "long_press"})
 OPTIONALLY_TARGETED = frozenset({"input_text", "scroll", "swipe"})
 #: The largest element index the numeric action space can address.
 MAX_ELEMENTS = 512
+#: The most characters of ``text`` an action may carry.
 MAX_TEXT = 1024
+#: The most characters of an ``open_app`` action's ``app_name``.
+MAX_APP_NAME = 128
 MAX_XML = 1 << 20
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def is_valid_unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode: it holds no lone surrogate (U+D800..U+DFFF), so it
+    encodes to UTF-8 (the world's state hash and JSON depend on that)."""
+    return text.isascii() or _SURROGATE.search(text) is None
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
+_REPR.maxlevel = 3
+
+
+def _show(value: Any) -> str:
+    """A short ``repr`` of ``value`` for error messages: long, big or deep values are cut."""
+    try:
+        return _REPR.repr(value)
+    except Exception:  # a failing __repr__, or an int too long to print, must not hide the error
+        return f"<{type(value).__name__}>"
 
 
 class _CodePoints:
     """Stands in for a character set that holds every Unicode code point, so that Gymnasium's
-    flattening and shared memory (async vector envs) encode a character as ``ord(char)``."""
+    flattening encodes a character as ``ord(char)`` (padding is ``0x110000``)."""
 
     def __len__(self) -> int:
         return 0x110000
@@ -62,10 +95,12 @@ class _CodePoints:
 
 
 class UnicodeText(spaces.Text):
-    """A Gymnasium ``Text`` space that admits any Unicode string up to ``max_length``.
+    """A Gymnasium ``Text`` space that admits any valid Unicode string up to ``max_length``.
 
     Gymnasium's default charset is alphanumeric only; goals, typed text and XML are not.
-    Sampling draws from a small mixed-script alphabet.
+    "Valid" excludes only lone surrogates (``"\\ud800"``), which cannot be encoded.
+    Sampling draws from a small mixed-script alphabet. In an async vector env the strings
+    travel through shared memory as code points (see :class:`SharedTexts`).
     """
 
     _SAMPLE_CHARSET = "abcdefghijklmnopqrstuvwxyz ABCXYZ0123456789.,-@éüñ中文😀"
@@ -96,7 +131,9 @@ class UnicodeText(spaces.Text):
                                                                           size=length))
 
     def contains(self, x: Any) -> bool:
-        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+        """A ``str`` of ``min_length`` to ``max_length`` characters without lone surrogates."""
+        return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+                and is_valid_unicode(x))
 
     def __repr__(self) -> str:
         return f"UnicodeText({self.min_length}, {self.max_length})"
@@ -107,6 +144,127 @@ class UnicodeText(spaces.Text):
             and self.min_length == other.min_length
             and self.max_length == other.max_length
         )
+
+
+# -- UnicodeText through shared memory (async vector envs) -----------------------------------
+# Gymnasium's AsyncVectorEnv (shared_memory=True, the default) calls read_from_shared_memory
+# once, in __init__, and after every reset and step hands out (a deep copy of) that same object:
+# it relies on the reader returning views (np.frombuffer) that see what the workers write later.
+# Its reader for Text instead decodes the buffer into immutable str objects there and then, when
+# the buffer is still all zeros, so every observation was a max_length string of "\x00" (zero
+# is chr(0) in UnicodeText's all-code-point charset). The handlers below give UnicodeText a live
+# view instead, and encode and decode whole strings at once rather than a character at a time.
+
+_PAD = 0x110000  # Gymnasium's padding for Text: len(character_set), one past the last code point
+
+
+def _decode_codes(row: np.ndarray) -> str:
+    """The string in one shared-memory row of int32 code points (ends at the first padding)."""
+    pad = row.view(np.uint32) >= _PAD
+    end = int(pad.argmax()) if pad.any() else row.shape[0]
+    return row[:end].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+
+
+class SharedTexts(collections.abc.Sequence[str]):
+    """The strings of one :class:`UnicodeText` field across an async vector env's sub-envs, read
+    live from the shared memory their workers write (what ``read_from_shared_memory`` returns).
+
+    Like the NumPy view Gymnasium keeps for a ``Box``, each item is decoded when it is read, so
+    it is always the latest observation. ``copy.copy``, ``copy.deepcopy`` and pickling give a
+    plain tuple of str, which is what ``AsyncVectorEnv(copy=True)`` (the default) returns, as
+    ``SyncVectorEnv`` does; with ``copy=False`` the env returns the live view itself. It
+    compares equal to the tuple of its items.
+    """
+
+    __slots__ = ("_codes",)
+
+    def __init__(self, codes: np.ndarray) -> None:
+        self._codes = codes  # (num_envs, max_length) int32 code points, padded with _PAD
+
+    def __len__(self) -> int:
+        return int(self._codes.shape[0])
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> str | tuple[str, ...]:
+        if isinstance(i, slice):
+            return tuple(_decode_codes(row) for row in self._codes[i])
+        return _decode_codes(self._codes[i])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, SharedTexts)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SharedTexts({tuple(self)!r})"
+
+    def __copy__(self) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (tuple(self),))
+
+
+@create_shared_memory.register(UnicodeText)
+def _create_unicode_shared_memory(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> Any:
+    """``n`` rows of ``max_length`` int32 code points, each all padding (the empty string)."""
+    memory = ctx.Array(np.dtype(np.int32).char, n * space.max_length)  # type: ignore[attr-defined]
+    np.frombuffer(memory.get_obj(), dtype=np.int32).fill(_PAD)
+    return memory
+
+
+@read_from_shared_memory.register(UnicodeText)
+def _read_unicode_from_shared_memory(space: UnicodeText, shared_memory: Any,
+                                     n: int = 1) -> SharedTexts:
+    """A live view of the ``n`` strings (decoded on access, not now)."""
+    codes = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
+    return SharedTexts(codes.reshape(n, space.max_length))
+
+
+@write_to_shared_memory.register(UnicodeText)
+def _write_unicode_to_shared_memory(space: UnicodeText, index: int, value: str,
+                                    shared_memory: Any) -> None:
+    """Write ``value`` into row ``index`` as code points, padding the rest of the row."""
+    if not isinstance(value, str) or len(value) > space.max_length:
+        raise ValueError(f"{_show(value)} is not in {space}")
+    size = space.max_length
+    row = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * size:(index + 1) * size]
+    codes = np.frombuffer(value.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    row[: codes.size] = codes
+    row[codes.size:] = _PAD
+
+
+class IntScalar(spaces.Box):
+    """A scalar ``int64`` Box over ``[low, high]`` that admits integers only.
+
+    ``Box.contains`` casts what it is given, so ``5.5``, ``"5"`` and ``True`` pass it; this
+    takes what ``Discrete.contains`` takes: a Python int, or a NumPy integer scalar or 0-d
+    array that casts safely to int64. Samples are 0-d int64 arrays, as for a ``Box``.
+    """
+
+    def __init__(self, low: int, high: int, *, seed: Any = None):
+        super().__init__(low, high, shape=(), dtype=np.int64, seed=seed)
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is an integer (as ``Discrete`` counts them) in ``[low, high]``."""
+        if isinstance(x, int):
+            value = int(x)
+        elif (isinstance(x, (np.generic, np.ndarray)) and x.shape == ()
+              and np.issubdtype(x.dtype, np.integer) and np.can_cast(x.dtype, np.int64)):
+            value = int(x)
+        else:
+            return False
+        return int(self.low) <= value <= int(self.high)
 
 
 def observation_space(
@@ -135,22 +293,78 @@ def action_space() -> spaces.Dict:
     ``target`` says which of the target fields count: 1 ``index``, 2 ``x``/``y``, 0 none (for
     ``click``, ``double_tap`` and ``long_press``, which need a target, 0 means ``index``), so
     every sample is a valid action.
-    Fields that the action type does not use are ignored. ``Action.from_any`` decodes it.
+    Fields that the action type does not use are ignored, but like every field they must be
+    there and in their subspace: ``Action.from_any`` accepts a numeric action (a dict whose
+    ``action_type`` is not a str) exactly when ``contains`` does, and decodes it.
     """
     return spaces.Dict(
         {
             "action_type": spaces.Discrete(len(ACTION_TYPES)),
             "target": spaces.Discrete(3),
             "index": spaces.Discrete(MAX_ELEMENTS),
-            "x": spaces.Box(0, SCREEN_WIDTH - 1, shape=(), dtype=np.int64),
-            "y": spaces.Box(0, SCREEN_HEIGHT - 1, shape=(), dtype=np.int64),
+            "x": IntScalar(0, SCREEN_WIDTH - 1),
+            "y": IntScalar(0, SCREEN_HEIGHT - 1),
             "text": UnicodeText(MAX_TEXT),
             "direction": spaces.Discrete(len(DIRECTIONS)),
-            "app_name": UnicodeText(128),
+            "app_name": UnicodeText(MAX_APP_NAME),
             "goal_status": spaces.Discrete(len(GOAL_STATUSES)),
             "clear_text": spaces.Discrete(2),
         }
     )
+
+
+#: One instance for checking numeric actions (never sampled).
+_NUMERIC = action_space()
+
+
+def _expected(space: spaces.Space[Any]) -> str:
+    """What a numeric field's subspace admits, in words."""
+    if isinstance(space, spaces.Discrete):
+        return f"an int in [0, {int(space.n)})"
+    if isinstance(space, IntScalar):
+        return f"an int in [{int(space.low)}, {int(space.high)}]"
+    if isinstance(space, UnicodeText):
+        return f"a str of at most {space.max_length} characters of valid Unicode"
+    return repr(space)
+
+
+def _in_space(space: spaces.Space[Any], value: Any) -> bool:
+    """``space.contains(value)``, with anything it raises counting as 'no'."""
+    try:
+        return bool(space.contains(value))
+    except Exception:
+        return False
+
+
+def _check_int(t: str, name: str, value: Any, hi: int, unit: str) -> None:
+    """``value`` as an int in ``[0, hi)``; ``ValueError`` naming ``name`` otherwise."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{t}: {name} must be an int{unit}, got {_show(value)}")
+    if not 0 <= int(value) < hi:
+        if name == "index":
+            raise ValueError(f"{t}: index {_show(value)} outside [0, {hi})")
+        raise ValueError(f"{t}: {name}={_show(value)} is off the screen [0, {hi})")
+
+
+def _check_text(t: str, name: str, value: Any, limit: int) -> None:
+    """``value`` as a str of valid Unicode of at most ``limit`` characters, else ValueError."""
+    if not isinstance(value, str):
+        raise ValueError(f"{t}: {name} must be a str, got {_show(value)}")
+    if len(value) > limit:
+        raise ValueError(f"{t}: {name} longer than {limit} characters ({len(value)}): "
+                         f"{_show(value)}")
+    bad = None if value.isascii() else _SURROGATE.search(value)
+    if bad is not None:
+        raise ValueError(f"{t}: {name} is not valid Unicode (a lone surrogate, "
+                         f"U+{ord(bad.group()):04X}, at {bad.start()}): {_show(value)}")
+
+
+def _check_choice(t: str, name: str, value: Any, choices: tuple[str, ...]) -> None:
+    """``ValueError`` unless ``value`` is one of the strings ``choices``."""
+    if value is None:
+        raise ValueError(f"{t} needs {name} in {list(choices)}, got None")
+    if not (isinstance(value, str) and value in choices):
+        raise ValueError(f"{t}: {name} must be one of {list(choices)}, got {_show(value)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,6 +373,7 @@ class Action:
 
     ``index`` addresses an element of the current screen's element list (see
     :func:`parse_ui_elements`); ``x``/``y`` address a point in device pixels. Never both.
+    Construction validates (see :meth:`validate`): a malformed action raises ``ValueError``.
     """
 
     action_type: str
@@ -176,44 +391,59 @@ class Action:
 
     # -- validation ---------------------------------------------------------------------
     def validate(self) -> None:
-        """Raise ``ValueError`` naming the problem if this action is outside the space."""
+        """Raise ``ValueError`` naming the field and its (shortened) value if this action is
+        outside the space; no other exception escapes.
+
+        * ``action_type`` is one of :data:`ACTION_TYPES`.
+        * ``index`` is an int (not a bool) in ``[0, MAX_ELEMENTS)``.
+        * ``x``/``y`` are ints on the screen, ``0 <= x < SCREEN_WIDTH`` and
+          ``0 <= y < SCREEN_HEIGHT``, as the numeric space's bounds are: off-screen, negative,
+          non-integral and non-finite coordinates (``inf``, ``nan``) are rejected.
+        * ``text`` is a ``str`` of at most :data:`MAX_TEXT` characters and ``app_name`` one of
+          at most :data:`MAX_APP_NAME`; both must be valid Unicode: a lone surrogate such as
+          ``"\\ud800"`` raises ``ValueError`` (it could not be encoded or hashed).
+        * ``direction`` and ``goal_status`` are among :data:`DIRECTIONS` and
+          :data:`GOAL_STATUSES`; ``clear_text`` is a real bool (not ``"false"``, not ``0``).
+
+        A field the action type does not use may be given, but must be well formed too.
+        """
         t = self.action_type
-        if t not in ACTION_TYPES:
-            raise ValueError(f"unknown action_type {t!r}; expected one of {list(ACTION_TYPES)}")
+        if not (isinstance(t, str) and t in ACTION_TYPES):
+            raise ValueError(
+                f"unknown action_type {_show(t)}; expected one of {list(ACTION_TYPES)}")
         has_index = self.index is not None
         has_point = self.x is not None or self.y is not None
         if has_index and has_point:
-            raise ValueError(f"{t}: give either index or x, y, never both (got {self})")
+            raise ValueError(f"{t}: give either index or x, y, never both (got index="
+                             f"{_show(self.index)}, x={_show(self.x)}, y={_show(self.y)})")
         if has_point and (self.x is None or self.y is None):
-            raise ValueError(f"{t}: x and y must be given together (got x={self.x}, y={self.y})")
+            raise ValueError(f"{t}: x and y must be given together "
+                             f"(got x={_show(self.x)}, y={_show(self.y)})")
         if has_index:
-            if not isinstance(self.index, (int, np.integer)) or isinstance(self.index, bool):
-                raise ValueError(f"{t}: index must be an int, got {self.index!r}")
-            if not 0 <= int(self.index) < MAX_ELEMENTS:
-                raise ValueError(f"{t}: index {self.index} outside [0, {MAX_ELEMENTS})")
+            _check_int(t, "index", self.index, MAX_ELEMENTS, "")
         if has_point:
-            for name, v, hi in (("x", self.x, SCREEN_WIDTH), ("y", self.y, SCREEN_HEIGHT)):
-                if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
-                    raise ValueError(f"{t}: {name} must be an int pixel, got {v!r}")
-                if not 0 <= int(v) < hi:
-                    raise ValueError(f"{t}: {name}={v} is off the screen [0, {hi})")
+            _check_int(t, "x", self.x, SCREEN_WIDTH, " pixel")
+            _check_int(t, "y", self.y, SCREEN_HEIGHT, " pixel")
         if t in TARGETED and not (has_index or has_point):
             raise ValueError(f"{t} needs a target: index or x, y")
         if t not in TARGETED and t not in OPTIONALLY_TARGETED and (has_index or has_point):
-            raise ValueError(f"{t} takes no target (got index={self.index}, x={self.x})")
-        if t in ("input_text", "answer"):
-            if not isinstance(self.text, str):
-                raise ValueError(f"{t} needs text (a string), got {self.text!r}")
-            if len(self.text) > MAX_TEXT:
-                raise ValueError(f"{t}: text longer than {MAX_TEXT} characters")
-        if t in ("scroll", "swipe") and self.direction not in DIRECTIONS:
-            raise ValueError(f"{t} needs direction in {list(DIRECTIONS)}, got {self.direction!r}")
-        if t == "open_app" and not (isinstance(self.app_name, str) and self.app_name.strip()):
-            raise ValueError(f"open_app needs app_name, got {self.app_name!r}")
-        if t == "status" and self.goal_status not in GOAL_STATUSES:
-            raise ValueError(
-                f"status needs goal_status in {list(GOAL_STATUSES)}, got {self.goal_status!r}"
-            )
+            raise ValueError(f"{t} takes no target (got index={_show(self.index)}, "
+                             f"x={_show(self.x)}, y={_show(self.y)})")
+        if self.text is not None:
+            _check_text(t, "text", self.text, MAX_TEXT)
+        elif t in ("input_text", "answer"):
+            raise ValueError(f"{t} needs text (a str), got None")
+        if self.app_name is not None:
+            _check_text(t, "app_name", self.app_name, MAX_APP_NAME)
+        if t == "open_app" and not (self.app_name and self.app_name.strip()):
+            raise ValueError(f"open_app needs app_name (a non-blank str), "
+                             f"got {_show(self.app_name)}")
+        if t in ("scroll", "swipe") or self.direction is not None:
+            _check_choice(t, "direction", self.direction, DIRECTIONS)
+        if t == "status" or self.goal_status is not None:
+            _check_choice(t, "goal_status", self.goal_status, GOAL_STATUSES)
+        if self.clear_text is not None and not isinstance(self.clear_text, (bool, np.bool_)):
+            raise ValueError(f"{t}: clear_text must be a bool, got {_show(self.clear_text)}")
 
     # -- conversions --------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -222,7 +452,7 @@ class Action:
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             if f.name != "action_type" and v is not None:
-                out[f.name] = int(v) if isinstance(v, np.integer) else v
+                out[f.name] = v.item() if isinstance(v, (np.integer, np.bool_)) else v
         return out
 
     def to_json_str(self) -> str:
@@ -230,20 +460,31 @@ class Action:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str) -> Action:
-        """Build from an AndroidWorld ``JSONAction`` dict or its JSON text."""
+        """Build from an AndroidWorld ``JSONAction`` dict or its JSON text.
+
+        Fields set to ``None`` count as absent, as in ``JSONAction``; ``keycode`` is ignored;
+        an integral float (``5.0``) is taken as an int for ``index``, ``x`` and ``y``.
+        ``ValueError`` for text that is not JSON (malformed or nested too deeply), JSON that
+        is not an object, unknown fields, no ``action_type``, or a field that
+        :meth:`validate` refuses.
+        """
         if isinstance(data, str):
             try:
                 data = json.loads(data)
-            except json.JSONDecodeError as e:
+            except RecursionError:
+                raise ValueError("action is not valid JSON: nested too deeply") from None
+            except ValueError as e:  # JSONDecodeError, or an int too long to convert
                 raise ValueError(f"action is not valid JSON: {e}") from None
         if not isinstance(data, Mapping):
-            raise ValueError(f"action must be a mapping, got {type(data).__name__}")
+            raise ValueError(
+                f"action must be a mapping (a JSON object), got {type(data).__name__}")
         known = {f.name for f in dataclasses.fields(cls)}
-        extra = set(data) - known - {"keycode"}
+        extra = [k for k in data if k not in known and k != "keycode"]
         if extra:
-            raise ValueError(f"unknown action fields {sorted(extra)}; known: {sorted(known)}")
-        if "action_type" not in data:
-            raise ValueError("action has no action_type")
+            raise ValueError(f"unknown action fields {sorted(map(_show, extra))}; "
+                             f"known: {sorted(known)}")
+        if data.get("action_type") is None:
+            raise ValueError("action has no action_type (missing or None)")
         kwargs = {k: v for k, v in data.items() if k in known and v is not None}
         for k in ("index", "x", "y"):
             if k in kwargs and isinstance(kwargs[k], float) and kwargs[k].is_integer():
@@ -252,44 +493,70 @@ class Action:
 
     @classmethod
     def from_space(cls, sample: Mapping[str, Any]) -> Action:
-        """Decode the numeric form produced by :func:`action_space`."""
-        try:
-            t = ACTION_TYPES[int(sample["action_type"])]
-        except (KeyError, IndexError, TypeError, ValueError):
-            raise ValueError(f"bad action_type in {dict(sample)!r}") from None
-        target = int(sample.get("target", 0))
+        """Decode the numeric form produced by :func:`action_space`.
+
+        The numeric form is exactly the space: every key of :func:`action_space` must be there
+        and in its subspace, as ``action_space().contains`` checks (ints are not wrapped, so
+        ``-1`` is refused, as are floats, strings for ints, and lone surrogates), so a dict
+        decodes exactly when the space contains it. (The JSON form takes only the fields an
+        action uses.) A blank ``app_name`` is in the space but names nothing: it decodes to
+        ``open_app`` of ``"?"``, an app that does not exist, so the step is a no-op that
+        reports ``action_error``. Otherwise ``ValueError`` names the field and value.
+        """
+        if not isinstance(sample, Mapping):
+            raise ValueError(f"a numeric action must be a mapping, got {type(sample).__name__}")
+        fields = _NUMERIC.spaces
+        extra = [k for k in sample if k not in fields]
+        if extra:
+            raise ValueError(f"unknown numeric action fields {sorted(map(_show, extra))}; "
+                             f"known: {list(fields)}")
+        for key, value in sample.items():
+            if not _in_space(fields[key], value):
+                raise ValueError(f"numeric action field {key}={_show(value)} is outside the "
+                                 f"action space: expected {_expected(fields[key])}")
+        missing = [k for k in fields if k not in sample]
+        if missing:
+            raise ValueError(f"numeric action lacks the fields {missing}: the numeric form has "
+                             "every key of action_space() (the JSON form, e.g. "
+                             "{'action_type': 'wait'}, takes only the fields an action uses)")
+        t = ACTION_TYPES[int(sample["action_type"])]
+        target = int(sample["target"])
         kw: dict[str, Any] = {"action_type": t}
         if t in TARGETED or t in OPTIONALLY_TARGETED:
-            if target == 1:
+            if target == 1 or (target == 0 and t in TARGETED):  # 0 on a tap means "by index"
                 kw["index"] = int(sample["index"])
             elif target == 2:
                 kw["x"], kw["y"] = int(sample["x"]), int(sample["y"])
-            elif t in TARGETED:
-                kw["index"] = int(sample["index"])  # target 0 on a tap means "by index"
         if t in ("input_text", "answer"):
-            kw["text"] = str(sample.get("text", ""))
+            kw["text"] = sample["text"]
         if t == "input_text":
-            kw["clear_text"] = bool(int(sample.get("clear_text", 0)))
+            kw["clear_text"] = bool(int(sample["clear_text"]))
         if t in ("scroll", "swipe"):
             kw["direction"] = DIRECTIONS[int(sample["direction"])]
         if t == "open_app":
-            kw["app_name"] = str(sample.get("app_name", "")) or "?"
+            name = sample["app_name"]
+            kw["app_name"] = name if name.strip() else "?"
         if t == "status":
             kw["goal_status"] = GOAL_STATUSES[int(sample["goal_status"])]
         return cls(**kw)
 
     @classmethod
     def from_any(cls, action: Any) -> Action:
-        """Accept an ``Action``, an AndroidWorld JSON dict or text, or a space sample."""
+        """Accept an ``Action``, an AndroidWorld JSON dict or text, or a space sample.
+
+        A mapping whose ``action_type`` is a str (or missing, or None) is read as JSON
+        (:meth:`from_json`), any other as the numeric form (:meth:`from_space`). Whatever is
+        wrong with it, the only exception is a ``ValueError`` naming the field.
+        """
         if isinstance(action, Action):
             return action
         if isinstance(action, str):
             return cls.from_json(action)
         if isinstance(action, Mapping):
             at = action.get("action_type")
-            if isinstance(at, (int, np.integer)) and not isinstance(at, bool):
-                return cls.from_space(action)
-            return cls.from_json(action)
+            if at is None or isinstance(at, str):
+                return cls.from_json(action)
+            return cls.from_space(action)
         raise ValueError(
             f"an action must be an Action, a dict or JSON text, got {type(action).__name__}"
         )

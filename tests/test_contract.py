@@ -47,12 +47,12 @@ from phoneworld_gym.matchers import (
         ({"action_type": "click", "index": 512}, ["index 512 outside"]),
         ({"action_type": "click", "index": True}, ["index must be an int"]),
         ({"action_type": "input_text"}, ["input_text needs text"]),
-        ({"action_type": "input_text", "text": 5}, ["input_text needs text"]),
+        ({"action_type": "input_text", "text": 5}, ["input_text", "text must be a str", "5"]),
         ({"action_type": "answer"}, ["answer needs text"]),
         ({"action_type": "input_text", "text": "a" * (MAX_TEXT + 1)}, ["longer than"]),
         ({"action_type": "scroll"}, ["scroll needs direction"]),
         ({"action_type": "scroll", "direction": "diagonal"}, ["direction", "diagonal"]),
-        ({"action_type": "swipe", "direction": "UP"}, ["swipe needs direction", "UP"]),
+        ({"action_type": "swipe", "direction": "UP"}, ["swipe", "direction", "UP"]),
         ({"action_type": "status"}, ["goal_status"]),
         ({"action_type": "status", "goal_status": "maybe"}, ["goal_status", "maybe"]),
         ({"action_type": "open_app"}, ["open_app needs app_name"]),
@@ -149,7 +149,7 @@ def test_float_integral_coordinates_are_accepted_from_json():
         "click", x=5, y=6)
 
 
-@pytest.mark.filterwarnings("ignore:.*Casting input x:UserWarning")
+@pytest.mark.filterwarnings("error:.*Casting input x:UserWarning")
 def test_space_samples_decode():
     """Every draw from the numeric space is a valid action (a tap drawn with target 0 is
     addressed by index)."""
