@@ -138,7 +138,9 @@ def phone_ready(task_id: str, seeds: tuple[int, ...] = (0, 1, 2)) -> Readiness:
                 reward = _play_oracle(env)
                 if not common_only:
                     uses.update(env.task_device.uses)
-                    uses.update({f"before({t})": is_common(t) for t in env.task.read_tables})
+                    task = env.task
+                    assert task is not None
+                    uses.update({f"before({t})": is_common(t) for t in task.read_tables})
                 elif reward < 1.0:
                     ready = False
             except Unsupported as e:

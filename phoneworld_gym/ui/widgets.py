@@ -1,5 +1,6 @@
 """Material 3 building blocks made of views: app bars, buttons, list items, cards, chips,
-fields, switches, bottom navigation, dialogs. Sizes are Material 3 guidance at a Pixel 6 density (1 dp = 2.625 px).
+fields, switches, bottom navigation, dialogs. Sizes are Material 3 guidance at a Pixel 6
+density (1 dp = 2.625 px).
 Apps compose these; none of them knows about any app."""
 
 from __future__ import annotations
