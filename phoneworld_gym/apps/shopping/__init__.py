@@ -1,7 +1,8 @@
 """Shopping: a department store with search, product pages, a cart, checkout and orders.
 
-The catalogue (:mod:`.catalogue`) is fixed shop data; the shopper's cart, wishlist, orders,
-addresses and cards are the app's store (:mod:`.store`)."""
+The catalogue (:mod:`.catalogue`) is fixed shop data priced anew each episode by a seeded
+variant; the shopper's cart, wishlist, orders, addresses and cards are the app's store
+(:mod:`.store`); tasks see both only as the tables and fixtures of :mod:`.tables`."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.app import App, register_app
-from phoneworld_gym.apps.shopping import screens, store
+from phoneworld_gym.apps.shopping import screens, store, tables
 from phoneworld_gym.apps.shopping.screens_common import THEME
+from phoneworld_gym.life import Life
 
 
 @register_app
@@ -24,16 +26,21 @@ class ShoppingApp(App):
     theme = THEME
     main_screen = "home"
     screens = screens.SCREENS
+    providers = tables.PROVIDERS
+    static_tables = tables.STATIC_TABLES
+    fixtures = tables.FIXTURES
 
-    def generate(self, rng: np.random.Generator) -> dict[str, Any]:
-        return store.generate(rng)
+    def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
+        """The shopper of the episode's life and a catalogue variant (see
+        :func:`.store.generate`)."""
+        return store.generate(rng, life)
 
     def notifications(self, s: dict[str, Any]) -> list[dict[str, Any]]:
         """A shipping update for each order on its way."""
         out = []
         for o in s["orders"]:
             if o["status"] == "Shipped":
-                item = store.product_of(o["items"][0]).name
+                item = store.product_of(s, o["items"][0]).name
                 out.append({"title": f"Your order {o['id']} has shipped",
                             "text": f"{item} is on its way.",
                             "screen": "order", "args": {"id": o["id"]}})

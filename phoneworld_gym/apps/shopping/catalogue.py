@@ -1,8 +1,14 @@
-"""The shop's catalogue: 220 products in 10 categories, the same in every episode.
+"""The shop's catalogue: 220 products in 10 categories, priced anew in every episode.
 
-The catalogue is static shop data, generated once from a fixed seed and cached at module level;
-it is not part of the world, so snapshots stay small. Per-episode data (cart, orders, ...) lives
-in :mod:`phoneworld_gym.apps.shopping.store` and refers to products by id ("P0001").
+What a product *is* (its id, name, brand, category, options, description and reviews) is
+fixed shop data, built once from :data:`SEED`. What it *costs* varies: each episode's store
+keeps a catalogue *variant* (an int, ``store["catalogue"]``), and a cheap overlay derives from
+it every product's price, deal ("was" price), stock, rating and review count. A
+:class:`Catalogue` is one variant; :func:`catalogue` caches a few of them and
+:func:`catalogue_of` gives a store's own, the only one its screens and store functions use.
+The catalogue is not part of the world, so snapshots stay small. Per-episode data (cart,
+orders, ...) lives in :mod:`phoneworld_gym.apps.shopping.store` and refers to products by id
+("P0001").
 """
 
 from __future__ import annotations
@@ -296,42 +302,12 @@ def _build() -> tuple[Product, ...]:
     return tuple(products)
 
 
-@functools.lru_cache(maxsize=1)
-def products() -> tuple[Product, ...]:
-    """Every product, in id order (built once)."""
-    return _build()
-
-
-@functools.lru_cache(maxsize=1)
-def _by_id() -> dict[str, Product]:
-    return {p.id: p for p in products()}
-
-
-def product(pid: str) -> Product:
-    """The product with id ``pid`` ("P0001"); ``KeyError`` names the bad id."""
-    try:
-        return _by_id()[pid]
-    except KeyError:
-        raise KeyError(f"no product {pid!r}; ids run P0001..P{len(products()):04d}") from None
-
-
-def by_name(name: str) -> Product | None:
-    """The product whose name matches ``name`` (case and spacing ignored), or None."""
-    key = " ".join(name.lower().split())
-    return next((p for p in products() if p.name.lower() == key), None)
-
-
 def category(name: str) -> Category:
     """The category called ``name``."""
     for c in CATEGORIES:
         if c.name == name:
             return c
     raise KeyError(f"no category {name!r}; have {list(CATEGORY_NAMES)}")
-
-
-def in_category(name: str) -> list[Product]:
-    """The products of one category, in id order."""
-    return [p for p in products() if p.category == name]
 
 
 def _tokens(s: str) -> list[str]:
@@ -342,14 +318,20 @@ def _stem(t: str) -> str:
     return t[:-1] if len(t) > 3 and t.endswith("s") and not t.endswith("ss") else t
 
 
+@functools.lru_cache(maxsize=1024)
+def _words(text: str) -> tuple[str, ...]:
+    """The stemmed words of a (fixed) product text, cached."""
+    return tuple(_stem(t) for t in _tokens(text))
+
+
 def relevance(p: Product, query: str) -> int:
     """How well ``p`` matches ``query``: 0 unless every word of the query matches a word of
     the name, brand or category (prefix and plural tolerant); more for name hits."""
     q = [_stem(t) for t in _tokens(query)]
     if not q:
         return 1
-    name_words = [_stem(t) for t in _tokens(p.name)]
-    other = [_stem(t) for t in _tokens(f"{p.brand} {p.category}")]
+    name_words = _words(p.name)
+    other = _words(f"{p.brand} {p.category}")
     score = 0
     for t in q:
         if any(w.startswith(t) for w in name_words):
@@ -366,57 +348,194 @@ SORT_LABELS: dict[str, str] = {"relevance": "Relevance", "price_asc": "Price: lo
                                "price_desc": "Price: high to low", "rating": "Avg. rating"}
 
 
-def search(query: str = "", *, category: str | None = None, min_price: float | None = None,
-           max_price: float | None = None, min_rating: float | None = None,
-           sort: str = "relevance") -> list[Product]:
-    """Products matching ``query`` and the filters, ordered by ``sort`` (one of
-    :data:`SORTS`). Ties break on rating, review count, then id, so results are stable."""
-    if sort not in SORTS:
-        raise ValueError(f"unknown sort {sort!r}; use one of {SORTS}")
-    hits: list[tuple[int, Product]] = []
-    for p in products():
-        if category and p.category != category:
-            continue
-        if min_price is not None and p.price < min_price:
-            continue
-        if max_price is not None and p.price > max_price:
-            continue
-        if min_rating is not None and p.rating < min_rating:
-            continue
-        r = relevance(p, query)
-        if r:
-            hits.append((r, p))
-    if sort == "relevance":
-        hits.sort(key=lambda h: (-h[0], -h[1].rating, -h[1].review_count, h[1].id))
-    elif sort == "price_asc":
-        hits.sort(key=lambda h: (h[1].price, h[1].id))
-    elif sort == "price_desc":
-        hits.sort(key=lambda h: (-h[1].price, h[1].id))
-    else:
-        hits.sort(key=lambda h: (-h[1].rating, -h[1].review_count, h[1].id))
-    return [p for _, p in hits]
+@functools.lru_cache(maxsize=1)
+def _base() -> tuple[Product, ...]:
+    """The variant-0 products, built once from :data:`SEED`: the names, options, texts and
+    base figures that every episode's overlay starts from. Only the builder uses it."""
+    return _build()
 
 
-def deals(n: int = 10) -> list[Product]:
-    """Today's deals: in-stock products with the biggest discounts."""
-    ds = [p for p in products() if p.on_deal and p.in_stock]
-    ds.sort(key=lambda p: (-p.discount_pct, p.id))
-    return ds[:n]
+@dataclasses.dataclass(frozen=True)
+class _BaseArrays:
+    price: np.ndarray
+    rating: np.ndarray
+    review_count: np.ndarray
 
 
-def recommended(n: int = 10) -> list[Product]:
-    """Top-rated popular products, one or two per category."""
-    best = sorted((p for p in products() if p.in_stock and p.review_count >= 50),
-                  key=lambda p: (-p.rating, -p.review_count, p.id))
-    out: list[Product] = []
-    per: dict[str, int] = {}
-    for p in best:
-        if per.get(p.category, 0) < 2:
-            out.append(p)
-            per[p.category] = per.get(p.category, 0) + 1
-        if len(out) >= n:
-            break
-    return out
+@functools.lru_cache(maxsize=1)
+def _base_arrays() -> _BaseArrays:
+    ps = _base()
+    return _BaseArrays(price=np.array([p.price for p in ps]),
+                       rating=np.array([p.rating for p in ps]),
+                       review_count=np.array([p.review_count for p in ps], dtype=np.float64))
+
+
+#: the cents a re-drawn price ends in, shop-style
+CENTS = np.array([0.99, 0.49, 0.95, 0.0])
+#: range of the factor a variant's price is the base price times
+PRICE_FACTOR = (0.75, 1.3)
+#: share of products on a deal, and out of stock, in a variant
+DEAL_SHARE = 0.25
+OUT_OF_STOCK_SHARE = 0.06
+#: how far a variant's rating strays from the base rating (either way)
+RATING_SPREAD = 0.4
+#: range of the factor a variant's review count is the base count times
+REVIEWS_FACTOR = (0.6, 1.6)
+
+
+def _overlay(variant: int) -> tuple[Product, ...]:
+    """The products of catalogue ``variant``: the base products with prices, deals, stock,
+    ratings and review counts drawn from ``np.random.default_rng(variant)`` in a few
+    vectorised draws (variant 0 is the base itself)."""
+    base = _base()
+    if variant == 0:
+        return base
+    a = _base_arrays()
+    n = len(base)
+    rng = np.random.default_rng(variant)
+    factor = rng.uniform(*PRICE_FACTOR, size=n)
+    cents = CENTS[rng.integers(len(CENTS), size=n)]
+    on_deal = rng.random(n) < DEAL_SHARE
+    markup = rng.uniform(1.15, 1.6, size=n)
+    in_stock = rng.random(n) > OUT_OF_STOCK_SHARE
+    rating_delta = rng.uniform(-RATING_SPREAD, RATING_SPREAD, size=n)
+    reviews_factor = rng.uniform(*REVIEWS_FACTOR, size=n)
+
+    price = np.round(np.maximum(1.0, np.floor(a.price * factor) + cents), 2)
+    # the "was" price sits above the price: whole dollars less a cent
+    list_price = np.round(np.ceil(price * markup) - 0.01, 2)
+    rating = np.round(np.clip(a.rating + rating_delta, 1.5, 4.9), 1)
+    review_count = np.maximum(1, (a.review_count * reviews_factor).astype(np.int64))
+
+    prices, lists, deals = price.tolist(), list_price.tolist(), on_deal.tolist()
+    ratings, counts, stock = rating.tolist(), review_count.tolist(), in_stock.tolist()
+    out = []
+    for i, p in enumerate(base):
+        # Product is frozen: fill a bare instance's __dict__ (five times faster than
+        # dataclasses.replace, which re-runs __init__)
+        q = object.__new__(Product)
+        fields = q.__dict__
+        fields.update(p.__dict__)
+        fields.update(price=prices[i], list_price=lists[i] if deals[i] else None,
+                      rating=ratings[i], review_count=counts[i], in_stock=stock[i])
+        out.append(q)
+    return tuple(out)
+
+
+class Catalogue:
+    """One episode's catalogue: the 220 fixed products (names, categories, options, texts)
+    with the prices, deals, stock, ratings and review counts of one *variant*.
+
+    Get one with :func:`catalogue` (cached per variant) or :func:`catalogue_of` (a Shopping
+    store's own). Every lookup answers from this variant only; lists derived from it (a
+    category's products, the deals, the recommendations) are worked out once, on first use.
+    """
+
+    def __init__(self, variant: int):
+        self.variant = int(variant)
+        self._products = _overlay(self.variant)
+        self._by_id = {p.id: p for p in self._products}
+        self._by_category: dict[str, tuple[Product, ...]] | None = None
+        self._by_name: dict[str, Product] | None = None
+        self._deals: tuple[Product, ...] | None = None
+        self._recommended: tuple[Product, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"<Catalogue variant={self.variant} ({len(self._products)} products)>"
+
+    def products(self) -> tuple[Product, ...]:
+        """Every product, in id order."""
+        return self._products
+
+    def product(self, pid: str) -> Product:
+        """The product with id ``pid`` ("P0001"); ``KeyError`` names the bad id."""
+        try:
+            return self._by_id[pid]
+        except (KeyError, TypeError):
+            raise KeyError(f"no product {pid!r}; ids run P0001..P{len(self._products):04d}"
+                           ) from None
+
+    def has(self, pid: str) -> bool:
+        """True when ``pid`` is a product id of the catalogue."""
+        return isinstance(pid, str) and pid in self._by_id
+
+    def by_name(self, name: str) -> Product | None:
+        """The product whose name matches ``name`` (case and spacing ignored), or None."""
+        if self._by_name is None:
+            self._by_name = {p.name.lower(): p for p in self._products}
+        return self._by_name.get(" ".join(name.lower().split()))
+
+    def in_category(self, name: str) -> list[Product]:
+        """The products of one category, in id order (empty for an unknown category)."""
+        if self._by_category is None:
+            groups: dict[str, list[Product]] = {c: [] for c in CATEGORY_NAMES}
+            for p in self._products:
+                groups[p.category].append(p)
+            self._by_category = {k: tuple(v) for k, v in groups.items()}
+        return list(self._by_category.get(name, ()))
+
+    def search(self, query: str = "", *, category: str | None = None,
+               min_price: float | None = None, max_price: float | None = None,
+               min_rating: float | None = None, sort: str = "relevance") -> list[Product]:
+        """Products matching ``query`` and the filters, ordered by ``sort`` (one of
+        :data:`SORTS`). Ties break on rating, review count, then id, so results are
+        stable."""
+        if sort not in SORTS:
+            raise ValueError(f"unknown sort {sort!r}; use one of {SORTS}")
+        hits: list[tuple[int, Product]] = []
+        pool = self.in_category(category) if category else self._products
+        for p in pool:
+            if min_price is not None and p.price < min_price:
+                continue
+            if max_price is not None and p.price > max_price:
+                continue
+            if min_rating is not None and p.rating < min_rating:
+                continue
+            r = relevance(p, query)
+            if r:
+                hits.append((r, p))
+        if sort == "relevance":
+            hits.sort(key=lambda h: (-h[0], -h[1].rating, -h[1].review_count, h[1].id))
+        elif sort == "price_asc":
+            hits.sort(key=lambda h: (h[1].price, h[1].id))
+        elif sort == "price_desc":
+            hits.sort(key=lambda h: (-h[1].price, h[1].id))
+        else:
+            hits.sort(key=lambda h: (-h[1].rating, -h[1].review_count, h[1].id))
+        return [p for _, p in hits]
+
+    def deals(self, n: int = 10) -> list[Product]:
+        """Today's deals: in-stock products with the biggest discounts."""
+        if self._deals is None:
+            ds = [p for p in self._products if p.on_deal and p.in_stock]
+            ds.sort(key=lambda p: (-p.discount_pct, p.id))
+            self._deals = tuple(ds)
+        return list(self._deals[:n])
+
+    def recommended(self, n: int = 10) -> list[Product]:
+        """Top-rated popular products, at most two per category."""
+        if self._recommended is None:
+            best = sorted((p for p in self._products if p.in_stock and p.review_count >= 50),
+                          key=lambda p: (-p.rating, -p.review_count, p.id))
+            out: list[Product] = []
+            per: dict[str, int] = {}
+            for p in best:
+                if per.get(p.category, 0) < 2:
+                    out.append(p)
+                    per[p.category] = per.get(p.category, 0) + 1
+            self._recommended = tuple(out)
+        return list(self._recommended[:n])
+
+
+@functools.lru_cache(maxsize=16)
+def catalogue(variant: int) -> Catalogue:
+    """The catalogue of ``variant`` (built in about a millisecond, then cached)."""
+    return Catalogue(int(variant))
+
+
+def catalogue_of(store: dict[str, Any]) -> Catalogue:
+    """The catalogue a Shopping store shows: the variant in ``store["catalogue"]``."""
+    return catalogue(int(store["catalogue"]))
 
 
 def money(x: float) -> str:

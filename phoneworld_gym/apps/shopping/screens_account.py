@@ -22,6 +22,7 @@ from phoneworld_gym.apps.shopping.screens_common import (
     option_chip,
     price_row,
     rating_row,
+    shop,
     tab_page,
     top_bar,
 )
@@ -97,7 +98,7 @@ def account(ctx: Ctx) -> Page:
 # -- orders
 def order_row(ctx: Ctx, o: dict[str, Any]) -> View:
     """An order in the list: first item's picture, number, date, status, total."""
-    p = st.product_of(o["items"][0])
+    p = st.product_of(ctx.store, o["items"][0])
     more = len(o["items"]) - 1
     what = p.name + (f" and {more} more item{'s' if more > 1 else ''}" if more else "")
     col = Column([
@@ -153,7 +154,7 @@ def order(ctx: Ctx) -> Page:
                color=THEME.on_surface_variant)] if o.get("return_reason") else []))
     items: list[View] = [Text("Items", size=18, weight="medium", color=THEME.on_surface)]
     for it in o["items"]:
-        p = st.product_of(it)
+        p = st.product_of(ctx.store, it)
         lines: list[View] = [Text(p.name, size=15, max_lines=2, color=THEME.on_surface,
                                   rid="order_item_name")]
         if it["options"]:
@@ -235,7 +236,7 @@ def return_items(ctx: Ctx) -> Page:
     rows: list[View] = [Text("Which items are you returning?", size=18, weight="medium",
                              color=THEME.on_surface, padding=(M, dp(8), M, 0))]
     for i, it in enumerate(o["items"]):
-        p = st.product_of(it)
+        p = st.product_of(ctx.store, it)
         sub = st.options_text(it["options"]) or f"Qty {it['qty']}"
         rows.append(check_row(p.name, i in chosen, toggle(i), subtitle=sub, rid="return_item",
                               leading=Image(tint=p.tint, glyph=p.glyph, width=dp(48),
@@ -258,7 +259,7 @@ def wishlist(ctx: Ctx) -> Page:
     """Saved products: open one, remove it, or move it to the cart."""
     rows: list[View] = []
     for pid in list(ctx.store["wishlist"]):
-        p = cat.product(pid)
+        p = shop(ctx).product(pid)
 
         def remove(pid: str = pid) -> None:
             st.remove_from_wishlist(ctx.store, pid)
@@ -308,7 +309,7 @@ def addresses(ctx: Ctx) -> Page:
         is_default = a["id"] == ctx.store["default_address"]
 
         def make_default(aid: int = a["id"]) -> None:
-            ctx.store["default_address"] = aid
+            st.set_default_address(ctx.store, aid)
             ctx.toast("Default address updated")
 
         def delete(aid: int = a["id"]) -> None:
@@ -344,7 +345,7 @@ def payments(ctx: Ctx) -> Page:
         is_default = pm["id"] == ctx.store["default_payment"]
 
         def choose(pid: int = pm["id"]) -> None:
-            ctx.store["default_payment"] = pid
+            st.set_default_payment(ctx.store, pid)
             ctx.toast("Default payment method updated")
 
         rows.append(w.list_item(pm["label"], subtitle="Default" if is_default else

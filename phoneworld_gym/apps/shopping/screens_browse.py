@@ -21,6 +21,7 @@ from phoneworld_gym.apps.shopping.screens_common import (
     qty_stepper,
     radio_row,
     rating_row,
+    shop,
     stars,
     tab_page,
     top_bar,
@@ -119,9 +120,9 @@ def home(ctx: Ctx) -> Page:
         grid,
         Column([promo], padding=(M, dp(8), M, dp(4))),
         w.section("Today's deals", theme=THEME, action=see_all),
-        card_grid(ctx, cat.deals(6)),
+        card_grid(ctx, shop(ctx).deals(6)),
         w.section("Recommended for you", theme=THEME),
-        card_grid(ctx, cat.recommended(8)),
+        card_grid(ctx, shop(ctx).recommended(8)),
         w.spacer(dp(16)),
     ]
     return tab_page(ctx, "home", [title, search_header(ctx),
@@ -134,7 +135,7 @@ def categories(ctx: Ctx) -> Page:
     offset, on_scroll = ctx.scroll()
     rows: list[View] = []
     for c in cat.CATEGORIES:
-        ps = cat.in_category(c.name)
+        ps = shop(ctx).in_category(c.name)
         low = min(p.price for p in ps)
         lead = Icon(c.glyph, size=20, box=48, radius=dp(24), bg=c.tint,
                     color=THEME.on_primary_container, in_dump=False)
@@ -228,8 +229,8 @@ def results(ctx: Ctx) -> Page:
                for q in POPULAR]
         rows.append(Column([w.wrap_row(pop, 1080 - 2 * M)], padding=(M, dp(4), M, 0)))
     else:
-        hits = cat.search(query, category=category, min_price=lo, max_price=hi,
-                          min_rating=min_rating, sort=sort)
+        hits = shop(ctx).search(query, category=category, min_price=lo, max_price=hi,
+                                min_rating=min_rating, sort=sort)
         if deals_only:
             hits = [p for p in hits if p.on_deal]
         what = f" for “{query}”" if query else (" on deals" if deals_only else "")
@@ -340,7 +341,7 @@ def _arrival_text(ctx: Ctx, p: cat.Product) -> str:
 def product(ctx: Ctx) -> Page:
     """A product: picture, title, rating, price, option chips, quantity, Add to cart and
     Buy now, description and reviews."""
-    p = cat.product(ctx.args["id"])
+    p = shop(ctx).product(ctx.args["id"])
     s = ctx.state
     opts: dict[str, str] = s.get("opts", {})  # rendering reads; handlers write
     qty = int(s.get("qty", 1))

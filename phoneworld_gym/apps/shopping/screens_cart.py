@@ -46,7 +46,7 @@ def short_date(iso: str) -> str:
 # -- cart
 def cart_line(ctx: Ctx, i: int, it: dict[str, Any]) -> View:
     """One cart line: a tappable product summary, then quantity and Delete."""
-    p = st.product_of(it)
+    p = st.product_of(ctx.store, it)
 
     def set_q(n: int) -> Handler:
         return lambda: st.set_qty(ctx.store, i, n)
@@ -131,7 +131,7 @@ def checkout(ctx: Ctx) -> Page:
         addr_id = store["addresses"][0]["id"]
     delivery = s.get("delivery", "Standard")
     pay_id = s.get("payment_id", store["default_payment"])
-    subtotal = st.items_subtotal(items)
+    subtotal = st.items_subtotal(store, items)
     ship = st.shipping_cost(subtotal, delivery)
 
     def place() -> None:
@@ -178,7 +178,7 @@ def checkout(ctx: Ctx) -> Page:
     summary: list[View] = [Text("Order summary", size=18, weight="medium",
                                 color=THEME.on_surface)]
     for it in items:
-        p = st.product_of(it)
+        p = st.product_of(store, it)
         opt = f" ({', '.join(it['options'].values())})" if it["options"] else ""
         summary.append(Row([Text(f"{it['qty']} × {p.name}{opt}", size=14, max_lines=2,
                                  color=THEME.on_surface, flex=1, rid="summary_item"),

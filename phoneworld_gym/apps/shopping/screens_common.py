@@ -27,6 +27,11 @@ TABS = (("home", "home", "Home"), ("categories", "grid", "Categories"),
 M = w.MARGIN
 
 
+def shop(ctx: Ctx) -> cat.Catalogue:
+    """The catalogue this episode's store is priced by: every screen reads products from it."""
+    return cat.catalogue_of(ctx.store)
+
+
 def stars(rating: float, size: float = 14) -> Row:
     """Five stars, filled to the rating (half stars shown), outside the dump."""
     icons: list[View] = []

@@ -1,14 +1,18 @@
 """Shopping user data: the per-episode store (cart, wishlist, orders, addresses, payments).
 
-The store is a JSON dict (see :func:`generate`); products are referred to by catalogue id.
-Every change the screens make goes through the pure functions here, so tasks can set up
-states and verify outcomes with the same code. Dates come from the world clock passed in
-(``ctx.now``); nothing reads the wall clock.
+The store is a JSON dict (see :func:`generate`); products are referred to by catalogue id and
+priced by the store's own catalogue variant (:func:`catalogue_of`, ``store["catalogue"]``).
+Every change the screens make goes through the pure functions here; tasks see the result as
+the tables of :mod:`.tables` and set up states through its fixtures. Dates come from the world
+clock passed in (``ctx.now``); nothing reads the wall clock.
 
+- ``user``: ``{"name", "email"}``, the owner of the episode's life
+- ``catalogue``: the catalogue variant (an int) that prices every product this episode
 - cart item: ``{"product_id", "options": {name: value}, "qty"}``
-- order: ``{"id": "ORD-10234", "date", "items": [{"product_id", "options", "qty", "price"}],
-  "address": {name, street, city, state, zip}, "delivery", "payment", "status",
-  "subtotal", "shipping", "total", "return_reason"}``
+- order: ``{"id": "ORD-10234", "date", "items": [{"product_id", "options", "qty", "price"}
+  (+ ``"returned": True`` once a return is asked for)], "address": {name, street, city,
+  state, zip}, "delivery", "payment", "status", "subtotal", "shipping", "total",
+  "return_reason"}``
 - address: ``{"id", "label", "name", "street", "city", "state", "zip"}``; the default one is
   ``store["default_address"]`` (an id)
 - payment: ``{"id", "label"}`` (e.g. "Visa •••• 4242"); the default is
@@ -24,6 +28,8 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.apps.shopping import catalogue as cat
+from phoneworld_gym.apps.shopping.catalogue import catalogue_of
+from phoneworld_gym.life import Address, Life
 from phoneworld_gym.world import DEFAULT_CLOCK
 
 MAX_QTY = 10
@@ -35,17 +41,13 @@ DELIVERY: dict[str, tuple[float, tuple[int, int], float | None]] = {
 }
 RETURN_REASONS = ("Changed my mind", "Arrived damaged", "Wrong item sent", "Doesn't fit",
                   "Better price elsewhere")
-
-FIRST = ["Ava", "Ben", "Chloe", "Daniel", "Emma", "Felix", "Grace", "Hugo", "Isla", "Jack",
-         "Maya", "Noah", "Olivia", "Priya", "Sam", "Zoe"]
-LAST = ["Anderson", "Brooks", "Chen", "Diaz", "Evans", "Garcia", "Kim", "Lopez", "Nguyen",
-        "Patel", "Rossi", "Walker"]
-STREETS = ["Maple Street", "Oak Avenue", "Pine Road", "Cedar Lane", "Elm Street", "Harbor Drive",
-           "Park Avenue", "River Road", "Willow Court", "King Street"]
-CITIES = [("Springfield", "IL", "62701"), ("Portland", "OR", "97205"), ("Austin", "TX", "78701"),
-          ("Madison", "WI", "53703"), ("Boulder", "CO", "80302"), ("Raleigh", "NC", "27601"),
-          ("Salem", "MA", "01970"), ("Tucson", "AZ", "85701")]
 CARDS = ["Visa", "Mastercard", "Amex"]
+#: every seeded order history has orders with these statuses (the closed ones shuffled) ...
+BASE_STATUSES = ("Processing", "Shipped", "Delivered", "Delivered", "Cancelled")
+#: ... and up to three more orders, each with one of these statuses
+EXTRA_STATUSES = ("Delivered", "Delivered", "Delivered", "Cancelled")
+#: closed (Delivered, Cancelled) seeded orders were placed this many days ago (range)
+CLOSED_DAYS_AGO = (6, 90)
 
 
 # -- generation
@@ -53,11 +55,9 @@ def _pick(rng: np.random.Generator, seq: list[Any] | tuple[Any, ...]) -> Any:
     return seq[int(rng.integers(len(seq)))]
 
 
-def _address(rng: np.random.Generator, aid: int, label: str, name: str) -> dict[str, Any]:
-    city, state, zipc = _pick(rng, CITIES)
-    return {"id": aid, "label": label, "name": name,
-            "street": f"{int(rng.integers(1, 999))} {_pick(rng, STREETS)}",
-            "city": city, "state": state, "zip": zipc}
+def _address(aid: int, label: str, name: str, a: Address) -> dict[str, Any]:
+    return {"id": aid, "label": label, "name": name, "street": a.street, "city": a.city,
+            "state": a.state, "zip": a.zip}
 
 
 def random_options(rng: np.random.Generator, p: cat.Product) -> dict[str, str]:
@@ -65,20 +65,41 @@ def random_options(rng: np.random.Generator, p: cat.Product) -> dict[str, str]:
     return {k: _pick(rng, v) for k, v in p.options.items()}
 
 
-def generate(rng: np.random.Generator) -> dict[str, Any]:
-    """A seeded shopper: a name, two addresses, two or three cards, a small cart and wishlist,
-    and five past orders (one Processing, one Shipped, at least two Delivered)."""
-    name = f"{_pick(rng, FIRST)} {_pick(rng, LAST)}"
-    addresses = [_address(rng, 1, "Home", name), _address(rng, 2, "Work", name)]
+def _order_plan(rng: np.random.Generator) -> list[tuple[str, int]]:
+    """(status, days ago) of the seeded orders, oldest first: five to eight orders, at least
+    one Processing (today), one Shipped (a day or two ago), two Delivered and one Cancelled
+    (weeks ago, on distinct days)."""
+    n = int(rng.integers(5, 9))
+    closed = [s for s in BASE_STATUSES if s not in ("Processing", "Shipped")]
+    closed += [_pick(rng, EXTRA_STATUSES) for _ in range(n - len(BASE_STATUSES))]
+    closed = [closed[i] for i in rng.permutation(len(closed)).tolist()]
+    lo, hi = CLOSED_DAYS_AGO
+    days = sorted(rng.choice(np.arange(lo, hi + 1), size=len(closed), replace=False).tolist(),
+                  reverse=True)
+    return [*zip(closed, (int(d) for d in days)), ("Shipped", int(rng.integers(1, 3))),
+            ("Processing", 0)]
+
+
+def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
+    """The shopper of the episode's life: the owner's name and email, a Home address (the
+    owner's) and a Work address, two or three cards, a catalogue variant, a small cart and
+    wishlist, and five to eight past orders (see :func:`_order_plan`)."""
+    variant = int(rng.integers(1, 2**31 - 1))
+    shop = cat.catalogue(variant)
+    owner = life.owner
+    home = owner.home if owner.home is not None else life.work
+    addresses = [_address(1, "Home", owner.name, home),
+                 _address(2, "Work", owner.name, life.work)]
     n_cards = int(rng.integers(2, 4))
     kinds = rng.choice(len(CARDS), size=n_cards, replace=False).tolist()
     payments = [{"id": i + 1, "label": f"{CARDS[k]} •••• {int(rng.integers(1000, 9999))}"}
                 for i, k in enumerate(kinds)]
-    stock = [p for p in cat.products() if p.in_stock]
+    stock = [p for p in shop.products() if p.in_stock]
     picks = rng.choice(len(stock), size=6, replace=False).tolist()
     chosen = [stock[i] for i in picks]
     store: dict[str, Any] = {
-        "user": {"name": name, "email": f"{name.lower().replace(' ', '.')}@mail.com"},
+        "user": {"name": owner.name, "email": owner.email},
+        "catalogue": variant,
         "cart": [],
         "wishlist": [p.id for p in chosen[:4]],
         "orders": [],
@@ -92,17 +113,16 @@ def generate(rng: np.random.Generator) -> dict[str, Any]:
     for p in chosen[4:4 + int(rng.integers(0, 3))]:
         add_to_cart(store, p.id, random_options(rng, p), int(rng.integers(1, 3)))
     now = dt.datetime.fromisoformat(DEFAULT_CLOCK)
-    statuses = ["Delivered", "Delivered", "Cancelled", "Delivered", "Shipped", "Processing"]
-    days_ago = [58, 41, 30, 17, 2, 0]
-    for status, ago in zip(statuses, days_ago):
+    for status, ago in _order_plan(rng):
         k = int(rng.integers(1, 4))
         items = []
         for i in rng.choice(len(stock), size=k, replace=False).tolist():
             p = stock[i]
             items.append({"product_id": p.id, "options": random_options(rng, p),
                           "qty": int(rng.integers(1, 3)), "price": p.price})
-        when = now - dt.timedelta(days=ago, hours=int(rng.integers(1, 9)),
-                                  minutes=int(rng.integers(0, 60)))
+        # today's order was placed earlier this morning
+        hours = int(rng.integers(1, 9)) if ago else int(rng.integers(0, 2))
+        when = now - dt.timedelta(days=ago, hours=hours, minutes=int(rng.integers(0, 60)))
         addr = addresses[0] if rng.random() < 0.75 else addresses[1]
         # open orders go Standard so that they are still on their way at the episode clock
         delivery = "Standard" if status in ("Shipped", "Processing") else \
@@ -114,14 +134,22 @@ def generate(rng: np.random.Generator) -> dict[str, Any]:
 
 
 # -- lookups
-def product_of(item: dict[str, Any]) -> cat.Product:
-    """The catalogue product of a cart or order item."""
-    return cat.product(item["product_id"])
+def product_of(store: dict[str, Any], item: dict[str, Any]) -> cat.Product:
+    """The product of a cart or order item, from the store's catalogue."""
+    return catalogue_of(store).product(item["product_id"])
 
 
 def options_text(options: dict[str, str]) -> str:
     """"Size: M · Color: Black" (empty for no options)."""
     return " · ".join(f"{k}: {v}" for k, v in options.items())
+
+
+def line_key(product_id: str, options: dict[str, str]) -> str:
+    """A cart line's stable key: the product id, then its options sorted by name
+    ("P0007|Color=Black;Size=M"); just the id ("P0012") for a product without options."""
+    if not options:
+        return product_id
+    return product_id + "|" + ";".join(f"{k}={options[k]}" for k in sorted(options))
 
 
 def find_order(store: dict[str, Any], order_id: str) -> dict[str, Any] | None:
@@ -161,7 +189,7 @@ def add_to_cart(store: dict[str, Any], product_id: str, options: dict[str, str] 
                 qty: int = 1) -> dict[str, Any]:
     """Add ``qty`` of a product; a line with the same product and options is merged (capped at
     :data:`MAX_QTY`). Raises ``ValueError`` for a missing option or an out-of-stock product."""
-    p = cat.product(product_id)
+    p = catalogue_of(store).product(product_id)
     opts = dict(options or {})
     missing = [k for k in p.options if k not in opts]
     bad = [k for k, v in opts.items() if v not in p.options.get(k, [])]
@@ -199,14 +227,17 @@ def cart_count(store: dict[str, Any]) -> int:
     return sum(int(it["qty"]) for it in store["cart"])
 
 
-def items_subtotal(items: list[dict[str, Any]]) -> float:
-    """Sum of price x qty (cart lines use catalogue prices, order lines their own)."""
-    return round(sum(it.get("price", product_of(it).price) * it["qty"] for it in items), 2)
+def items_subtotal(store: dict[str, Any], items: list[dict[str, Any]]) -> float:
+    """Sum of price x qty (cart lines use the store catalogue's prices, order lines their
+    own)."""
+    shop = catalogue_of(store)
+    return round(sum((it["price"] if "price" in it else shop.product(it["product_id"]).price)
+                     * it["qty"] for it in items), 2)
 
 
 def cart_total(store: dict[str, Any]) -> float:
     """The cart's subtotal (before delivery)."""
-    return items_subtotal(store["cart"])
+    return items_subtotal(store, store["cart"])
 
 
 def shipping_cost(subtotal: float, delivery: str) -> float:
@@ -264,15 +295,22 @@ def validate_address(fields: dict[str, str]) -> str:
     return ""
 
 
-def add_address(store: dict[str, Any], name: str, street: str, city: str, state: str,
-                zip: str, *, label: str = "", make_default: bool = False) -> dict[str, Any]:
-    """Save a shipping address (``ValueError`` when a field is missing)."""
-    fields = {"name": name, "street": street, "city": city, "state": state, "zip": zip}
-    clean = {k: " ".join(v.split()) for k, v in fields.items()}
+def clean_address(fields: dict[str, str]) -> dict[str, str]:
+    """The address fields (:data:`ADDRESS_FIELDS`) with spacing tidied and a two-letter state
+    in capitals; ``ValueError`` says what is missing or wrong."""
+    clean = {k: " ".join(str(fields.get(k, "")).split()) for k in ADDRESS_FIELDS}
     err = validate_address(clean)
     if err:
         raise ValueError(err)
     clean["state"] = clean["state"].upper() if len(clean["state"]) == 2 else clean["state"]
+    return clean
+
+
+def add_address(store: dict[str, Any], name: str, street: str, city: str, state: str,
+                zip: str, *, label: str = "", make_default: bool = False) -> dict[str, Any]:
+    """Save a shipping address (``ValueError`` when a field is missing)."""
+    clean = clean_address({"name": name, "street": street, "city": city, "state": state,
+                           "zip": zip})
     a = {"id": store["next_address_id"], "label": label or "Other", **clean}
     store["next_address_id"] += 1
     store["addresses"].append(a)
@@ -288,10 +326,24 @@ def delete_address(store: dict[str, Any], aid: int) -> None:
         store["default_address"] = store["addresses"][0]["id"] if store["addresses"] else 0
 
 
+def set_default_address(store: dict[str, Any], aid: int) -> None:
+    """Make a saved address the default (``ValueError`` for an unknown id)."""
+    if find_address(store, aid) is None:
+        raise ValueError(f"no address with id {aid!r}")
+    store["default_address"] = aid
+
+
+def set_default_payment(store: dict[str, Any], pid: int) -> None:
+    """Make a saved card the default (``ValueError`` for an unknown id)."""
+    if find_payment(store, pid) is None:
+        raise ValueError(f"no payment method with id {pid!r}")
+    store["default_payment"] = pid
+
+
 # -- orders
 def _make_order(store: dict[str, Any], items: list[dict[str, Any]], address: dict[str, Any],
                 delivery: str, payment: str, date: str) -> dict[str, Any]:
-    subtotal = items_subtotal(items)
+    subtotal = items_subtotal(store, items)
     ship = shipping_cost(subtotal, delivery)
     order = {
         "id": f"ORD-{store['next_order']}",
@@ -324,7 +376,7 @@ def place_order(store: dict[str, Any], *, address_id: int, delivery: str, paymen
         raise ValueError(f"bad checkout choice: address {address_id}, payment {payment_id}, "
                          f"delivery {delivery!r}")
     priced = [{"product_id": it["product_id"], "options": dict(it["options"]),
-               "qty": int(it["qty"]), "price": product_of(it).price} for it in lines]
+               "qty": int(it["qty"]), "price": product_of(store, it).price} for it in lines]
     order = _make_order(store, priced, address, delivery, payment["label"], now)
     if items is None:
         store["cart"] = []
@@ -363,3 +415,14 @@ def request_return(store: dict[str, Any], order_id: str, indices: list[int] | No
     o["status"] = "Return requested"
     o["return_reason"] = reason
     return True
+
+
+def ship_order_to(store: dict[str, Any], order_id: str,
+                  address: dict[str, str]) -> dict[str, Any]:
+    """Change where an order ships (or shipped) to; ``ValueError`` for an unknown order or a
+    bad address. Returns the order."""
+    o = find_order(store, order_id)
+    if o is None:
+        raise ValueError(f"no order {order_id!r}")
+    o["address"] = clean_address(address)
+    return o
