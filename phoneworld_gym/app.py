@@ -99,8 +99,22 @@ def register_app(cls: type[App]) -> type[App]:
 
 
 def _discover() -> None:
+    """Import every app under ``phoneworld_gym/apps/`` (each registers itself).
+
+    A folder there without ``__init__.py`` is an error naming it, not skipped: it would be an
+    app that silently goes missing. ``__pycache__`` and hidden folders are ignored."""
+    from pathlib import Path
+
     import phoneworld_gym.apps as pkg
 
+    global _discovered
+    for base in pkg.__path__:
+        for entry in sorted(Path(base).iterdir()):
+            if entry.is_dir() and entry.name != "__pycache__" \
+                    and not entry.name.startswith(".") and not (entry / "__init__.py").is_file():
+                _discovered = False  # fail again on the next call, not with no apps
+                raise ImportError(f"app folder {entry.name!r} in {base} has no __init__.py; "
+                                  "every folder there must be an app package")
     for m in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
         importlib.import_module(m.name)
 

@@ -639,6 +639,8 @@ def parse_ui_elements(
     Keeps AndroidWorld's filter: leaves, nodes with a content description, and scrollable
     nodes, in document order. Works the same on real phones and on PhoneWorld.
     """
+    from phoneworld_gym.ui.dump import indexed_nodes  # the one element filter
+
     try:
         root = ET.fromstring(xml)
     except ET.ParseError as e:
@@ -649,11 +651,8 @@ def parse_ui_elements(
     def flag(n: ET.Element, k: str) -> bool:
         return n.get(k) == "true"
 
-    for node in root.iter("node"):
-        children = node.findall("node")
+    for node, _ in indexed_nodes(root):
         desc = node.get("content-desc") or None
-        if children and not desc and not flag(node, "scrollable"):
-            continue
         x1, y1, x2, y2 = parse_bounds(node.get("bounds", "[0,0][0,0]"))
         cls = node.get("class") or None
         out.append(

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from phoneworld_gym.contract import Action, UIElement, parse_bounds, parse_ui_elements
 from phoneworld_gym.device import Device
+from phoneworld_gym.ui.dump import indexed_nodes
 
 
 class OracleError(RuntimeError):
@@ -96,25 +97,12 @@ def fully_visible(device: Device, index: int) -> bool:
 
     A clipped node's bounds end exactly at its container's edge, so an element touching the
     edge of its scrolling ancestor counts as cut."""
-    root = ET.fromstring(device.a11y_xml())
-    order: list[tuple[ET.Element, tuple[int, int, int, int] | None]] = []
-
-    def walk(node: ET.Element, scroller: tuple[int, int, int, int] | None) -> None:
-        kids = node.findall("node")
-        if not kids or node.get("content-desc") or node.get("scrollable") == "true":
-            order.append((node, scroller))
-        inner = parse_bounds(node.get("bounds", "[0,0][0,0]")) \
-            if node.get("scrollable") == "true" else scroller
-        for k in kids:
-            walk(k, inner)
-
-    for top in root.findall("node"):
-        walk(top, None)
-    node, scroller = order[index]
+    node, scroller = indexed_nodes(ET.fromstring(device.a11y_xml()))[index]
     if scroller is None:
         return True
+    _, top, _, bottom = parse_bounds(scroller.get("bounds", "[0,0][0,0]"))
     _, y1, _, y2 = parse_bounds(node.get("bounds", "[0,0][0,0]"))
-    return scroller[1] < y1 and y2 < scroller[3]
+    return top < y1 and y2 < bottom
 
 
 def text_of(device: Device, *, rid: str, nth: int = 0) -> str | None:

@@ -1,5 +1,8 @@
 """Registry-driven screen consistency: on every screen an oracle walks through, the dump, the
-hit test and the pixels agree."""
+hit test and the pixels agree, and observing it does not change the world.
+
+:func:`check_screen` and :func:`check_read_only` are shared with ``test_crawl.py``, which
+applies them to every screen of every app."""
 
 from __future__ import annotations
 
@@ -17,8 +20,21 @@ from phoneworld_gym.ui.view import hit_test
 SIZE = (SCREEN_WIDTH, SCREEN_HEIGHT)  # full resolution: a crop is exactly the element
 
 
+def check_read_only(device, where: str) -> None:
+    """Building, dumping and drawing the current frame from scratch leaves the world as it
+    was (call it right after an action or a restore, before anything observes)."""
+    before = device.world.state_hash()
+    device.invalidate()
+    device.a11y_xml()
+    device.ui_elements()
+    device.screenshot()
+    assert device.world.state_hash() == before, f"{where}: observing changed the world"
+
+
 def check_screen(device, where: str) -> None:
-    """Every consistency property of the device's current screen."""
+    """Every consistency property of the device's current screen: the dump is well formed
+    and on screen, the indexed elements and their views line up (same count, same bounds),
+    a tap at a clickable element's centre hits its view, and something is drawn there."""
     xml = device.a11y_xml()
     # (d) well-formed
     root = ET.fromstring(xml)

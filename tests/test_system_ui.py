@@ -38,6 +38,19 @@ def test_keys_type_letters_digits_and_symbols():
     assert _search_text(d) == "Be5@y"
 
 
+def test_enter_key_submits_the_text_typed_on_the_keyboard():
+    d = PhoneWorldDevice(apps=["shopping"])
+    d.reset(0)
+    d.execute(Action("open_app", app_name="Shopping"))
+    assert d.execute(tap(d, rid="search_bar")) == ""
+    for label in ("t", "e", "a", "turn_down_left"):  # the last is ENTER
+        x, y = _key(d, label)
+        assert d.execute(Action("click", x=x, y=y)) == "", label
+    top = d.world.stacks["shopping"][-1]
+    assert top["screen"] == "search" and top["args"]["query"] == "tea"
+    assert d.world.focus is None  # the results screen has no focus yet
+
+
 def test_back_hides_keyboard_first_then_leaves_screen():
     d = PhoneWorldDevice(apps=["contacts"])
     d.reset(0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 from phoneworld_gym.ui.view import View
 
@@ -27,6 +28,11 @@ def _b(v: bool) -> str:
     return "true" if v else "false"
 
 
+def dump_children(v: View) -> list[View]:
+    """The children of ``v`` that appear in the dump (visible and ``in_dump``)."""
+    return [c for c in v.children if c.in_dump and c.clip is not None]
+
+
 def dump_nodes(root: View) -> list[View]:
     """The views that appear in the dump, in document order (visible, ``in_dump``)."""
     out: list[View] = []
@@ -39,6 +45,42 @@ def dump_nodes(root: View) -> list[View]:
             visit(c)
 
     visit(root)
+    return out
+
+
+# -- the element filter -------------------------------------------------------------------
+# AndroidWorld numbers the nodes of a dump that are leaves, carry a content description, or
+# scroll. The XML side (contract.parse_ui_elements, oracle.fully_visible) and the view side
+# (Screen.element_views, against which a tap by index is resolved) both go through
+# is_indexed, so an index names the same element in the list and on the screen.
+def is_indexed(has_children: bool, desc: str | None, scrollable: bool) -> bool:
+    """AndroidWorld's element filter: is a dumped node one of the indexed UI elements?"""
+    return not has_children or bool(desc) or scrollable
+
+
+def indexed_views(root: View) -> list[View]:
+    """The views behind the indexed elements of ``root``'s dump, index for index."""
+    return [v for v in dump_nodes(root)
+            if is_indexed(bool(dump_children(v)), v.desc, v.scrollable)]
+
+
+def indexed_nodes(hierarchy: ET.Element) -> list[tuple[ET.Element, ET.Element | None]]:
+    """The indexed ``node`` elements of a parsed dump (its ``hierarchy`` element, or a lone
+    ``node``), in document order, each with its innermost scrolling ancestor (``None``
+    outside any scrolling container)."""
+    out: list[tuple[ET.Element, ET.Element | None]] = []
+
+    def visit(node: ET.Element, scroller: ET.Element | None) -> None:
+        kids = node.findall("node")
+        scrollable = node.get("scrollable") == "true"
+        if is_indexed(bool(kids), node.get("content-desc"), scrollable):
+            out.append((node, scroller))
+        inner = node if scrollable else scroller
+        for k in kids:
+            visit(k, inner)
+
+    for top in [hierarchy] if hierarchy.tag == "node" else hierarchy.findall("node"):
+        visit(top, None)
     return out
 
 
@@ -67,7 +109,7 @@ def to_xml(root: View, package: str, id_package: str | None = None) -> str:
         )
         if v.hint:
             attrs += f' hint="{xml_attr(v.hint)}"'
-        kids = [c for c in v.children if c.in_dump and c.clip is not None]
+        kids = dump_children(v)
         if not kids:
             parts.append(f"<node {attrs} />")
             return

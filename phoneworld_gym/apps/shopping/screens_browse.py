@@ -58,7 +58,7 @@ def search_field(ctx: Ctx, *, key: str = "search",
     value, on_text = ctx.field(key, default)
 
     def submit() -> None:
-        q = " ".join(ctx.field(key, default)[0].split())
+        q = " ".join(value.split())
         if not q:
             ctx.toast("Type something to search")
             return
@@ -286,9 +286,10 @@ def _results_dialog(ctx: Ctx) -> View | None:
         hi_v, hi_set = ctx.field("max_price")
 
         def apply() -> None:
+            lo, hi = lo_v.strip().lstrip("$"), hi_v.strip().lstrip("$")
             try:
-                a = float(lo_v_now()) if lo_v_now() else None
-                b = float(hi_v_now()) if hi_v_now() else None
+                a = float(lo) if lo else None
+                b = float(hi) if hi else None
             except ValueError:
                 ctx.toast("Enter a valid price")
                 return
@@ -296,12 +297,6 @@ def _results_dialog(ctx: Ctx) -> View | None:
                 ctx.toast("Min price is above max price")
                 return
             choose(min_price=a, max_price=b)()
-
-        def lo_v_now() -> str:
-            return ctx.field("min_price")[0].strip().lstrip("$")
-
-        def hi_v_now() -> str:
-            return ctx.field("max_price")[0].strip().lstrip("$")
 
         body.append(Row([w.text_field("min_price", lo_v, on_text=lo_set, label="Min $",
                                       rid="min_price", flex=1),

@@ -1,0 +1,195 @@
+"""The compositor: builds each frame of the simulated phone.
+
+A frame is the foreground app's page, or a system surface in its place (the home screen, the
+Overview of recent apps, the notification shade), framed by the status bar, the soft keyboard
+under a focused field and the navigation bar, with a dialog (over a scrim) and a toast
+layered on top. The handlers of the system surfaces live here too; building a frame never
+changes the world.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PIL import Image as PILImage
+
+from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
+from phoneworld_gym.screen import Screen
+from phoneworld_gym.system import chrome, launcher
+from phoneworld_gym.ui.render import render
+from phoneworld_gym.ui.view import Column, Handler, Stack, TextField, View, compute_clips
+from phoneworld_gym.world import LAUNCHER, RECENTS, World
+
+if TYPE_CHECKING:
+    from phoneworld_gym.phone import PhoneWorldDevice
+
+SCREEN_BOX = (0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
+#: the window background behind an app page that sets none (Material 3 surface)
+DEFAULT_BG = (254, 247, 255)
+_NO_APP_TINT = (96, 96, 96)
+
+
+class Compositor:
+    """Lays out the current frame of a :class:`~phoneworld_gym.phone.PhoneWorldDevice`."""
+
+    def __init__(self, device: PhoneWorldDevice):
+        self._device = device
+
+    @property
+    def world(self) -> World:
+        return self._device.world
+
+    # -- the foreground page ---------------------------------------------------------------
+    def ctx(self) -> Ctx | None:
+        """The foreground activity's context, or None on a launcher surface."""
+        top = self.world.top()
+        if top is None:
+            return None
+        return Ctx(self.world, self._device.apps[self.world.foreground], top)
+
+    def page(self) -> tuple[Page, str]:
+        """What fills the screen between the bars, and the package it belongs to."""
+        w = self.world
+        if w.shade:
+            return Page(self._shade()), chrome.SHADE_PACKAGE
+        if w.foreground == RECENTS:
+            return Page(self._overview()), launcher.PACKAGE
+        ctx = self.ctx()
+        if ctx is None:
+            return Page(self._home()), launcher.PACKAGE
+        out = ctx.app.screens[ctx.entry["screen"]](ctx)
+        return (out if isinstance(out, Page) else Page(out)), ctx.app.package
+
+    # -- the frame -------------------------------------------------------------------------
+    def build(self) -> Screen:
+        """Lay out the current frame (read-only: the world is not changed)."""
+        w = self.world
+        page, package = self.page()
+        body = page.body
+        body.flex = body.flex or 1.0
+        dark = w.shade or w.foreground in (LAUNCHER, RECENTS)  # white bars on a dark screen
+        glyphs = [self._glyph(n["app"]) for n in w.notifications]
+        column: list[View] = [chrome.status_bar(w.clock, glyphs, dark=dark), body]
+        focused = self._focused_field(page)
+        if focused is not None:  # a focus whose field is gone shows no keyboard
+            focused.focused = True
+            column.append(chrome.keyboard(self._device.dispatcher.type_key, w.shift,
+                                          w.keyboard_layer))
+        d = self._device
+        column.append(chrome.nav_bar(d.back, d.home, d.overview, dark=dark))
+        bg = launcher.WALLPAPER if dark and not w.shade else (body.bg or DEFAULT_BG)
+        main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
+        layers: list[View] = [main]
+        if page.dialog is not None:
+            main.in_dump = False  # the dialog's window is the one dumped, as on a phone
+            dlg = page.dialog
+            dlg.height = dlg.height or dlg.measure(dlg.width or SCREEN_WIDTH)
+            layers.append(chrome.scrim(self.dismiss_dialog))
+            layers.append(Stack([dlg], cls="android.widget.FrameLayout"))
+        if w.toast and w.toast.get("ttl", 0) > 0:
+            nav = chrome.NAV_BAR_H + (chrome.KEYBOARD_H if focused is not None else 0)
+            layers.append(chrome.overlay_stack([chrome.toast(w.toast["text"])], nav + 60))
+        root = Stack(layers, cls="android.widget.FrameLayout")
+        root.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
+        compute_clips(root, SCREEN_BOX)
+        return Screen(root, package)
+
+    def _focused_field(self, page: Page) -> TextField | None:
+        """The page's text field (in the body or the dialog) that has keyboard focus."""
+        if self.world.focus is None:
+            return None
+        trees = [page.body] if page.dialog is None else [page.body, page.dialog]
+        hits = [v for t in trees for v in t.walk()
+                if isinstance(v, TextField) and v.key == self.world.focus]
+        return hits[-1] if hits else None  # a dialog's field wins over the body's
+
+    # -- system surfaces -------------------------------------------------------------------
+    def _home(self) -> View:
+        apps = [a for a in self._device.apps.values() if a.kind != "system"]
+        tiles = [(a.label, a.icon, self._tint(a.name)) for a in apps]
+        return launcher.home_screen(self.world.clock, tiles, self._opener)
+
+    def _overview(self) -> View:
+        w = self.world
+        apps = [self._device.apps[n] for n in w.recents if w.stacks.get(n)]
+        cards = [(a.label, a.icon, self._tint(a.name), self.thumbnail(a.name)) for a in apps]
+        return launcher.overview(cards, self._opener, self._clear_all)
+
+    def _shade(self) -> View:
+        apps = self._device.apps
+        notes = [(apps[n["app"]].label if n["app"] in apps else n["app"], n["title"],
+                  n["text"], self._glyph(n["app"]), self._tint(n["app"]))
+                 for n in self.world.notifications]
+        return chrome.shade(self.world.clock, notes, self._note_opener,
+                            self._clear_notifications)
+
+    def thumbnail(self, app: str) -> PILImage.Image:
+        """A small picture of an app's top screen, for its Overview card."""
+        w = self.world
+        ctx = Ctx(w, self._device.apps[app], w.stacks[app][-1])
+        out = ctx.app.screens[ctx.entry["screen"]](ctx)
+        body = out.body if isinstance(out, Page) else out
+        body.flex = body.flex or 1.0
+        frame = Column([chrome.status_bar(w.clock, len(w.notifications)), body],
+                       cls="android.widget.LinearLayout", bg=(body.bg or DEFAULT_BG)[:3])
+        frame.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT - chrome.NAV_BAR_H)
+        compute_clips(frame, SCREEN_BOX)
+        size = (SCREEN_WIDTH // 3, (SCREEN_HEIGHT - chrome.NAV_BAR_H) // 3)
+        img: PILImage.Image = render(frame, size)
+        return img
+
+    def _glyph(self, app: str) -> str:
+        apps = self._device.apps
+        return apps[app].icon if app in apps else "bell"
+
+    def _tint(self, app: str) -> tuple[int, int, int]:
+        apps = self._device.apps
+        c = apps[app].theme.primary if app in apps else _NO_APP_TINT
+        return (c[0], c[1], c[2])
+
+    # -- handlers of the system surfaces ---------------------------------------------------
+    def _opener(self, label: str) -> Handler:
+        """A launcher icon or an Overview card: open (resume) the app."""
+
+        def h() -> None:
+            self._device.open_app(label)
+
+        return h
+
+    def _note_opener(self, i: int) -> Handler:
+        """A notification card: open the screen it names and dismiss it."""
+
+        def h() -> None:
+            w = self.world
+            note = w.notifications.pop(i)
+            w.shade = False
+            app = self._device.apps.get(note["app"])
+            if app is None:
+                return
+            stack = w.stacks.setdefault(app.name, [])
+            if note.get("screen") in app.screens:
+                stack.append({"screen": note["screen"], "args": dict(note.get("args", {})),
+                              "state": {}})
+            elif not stack:
+                stack.append({"screen": app.main_screen, "args": {}, "state": {}})
+            w.bring_to_front(app.name)
+
+        return h
+
+    def _clear_notifications(self) -> None:
+        """The shade's Clear all."""
+        self.world.notifications = []
+        self.world.shade = False
+
+    def _clear_all(self) -> None:
+        """Overview's Clear all: every app's screens are closed."""
+        self.world.stacks = {}
+        self.world.recents = []
+        self.world.foreground = LAUNCHER
+
+    def dismiss_dialog(self) -> None:
+        """A tap on the scrim closes the foreground screen's dialog."""
+        ctx = self.ctx()
+        if ctx is not None:
+            ctx.close_dialog()
