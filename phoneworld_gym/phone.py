@@ -10,7 +10,6 @@ holds the world and the system's navigation verbs.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Sequence
 from typing import Any
@@ -21,8 +20,9 @@ from phoneworld_gym.app import App, all_apps, post
 from phoneworld_gym.compositor import Compositor
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, UIElement
 from phoneworld_gym.input import InputDispatcher
+from phoneworld_gym.life import generate as generate_life
 from phoneworld_gym.screen import Screen
-from phoneworld_gym.system import chrome, launcher
+from phoneworld_gym.sim_access import PhoneWorldProbe, SimWriteVerbs
 from phoneworld_gym.ui.render import render
 from phoneworld_gym.world import LAUNCHER, RECENTS, World
 
@@ -35,45 +35,7 @@ def app_seed(seed: int, app: str) -> int:
     return int.from_bytes(digest[:4], "little")
 
 
-class PhoneWorldProbe:
-    """Verifier access to a PhoneWorld phone."""
-
-    def __init__(self, device: PhoneWorldDevice):
-        self._device = device
-
-    def _provider(self, authority: str) -> list[dict[str, Any]]:
-        w = self._device.world
-        for app in self._device.apps.values():
-            fn = app.providers.get(authority)
-            if fn is not None and app.name in w.stores:
-                return fn(copy.deepcopy(w.stores[app.name]))
-        return []
-
-    def contacts(self) -> list[dict[str, Any]]:
-        return self._provider("contacts")
-
-    def foreground_app(self) -> str:
-        w = self._device.world
-        if w.shade:
-            return chrome.SHADE_PACKAGE
-        if w.foreground in (LAUNCHER, RECENTS):
-            return launcher.PACKAGE
-        return self._device.apps[w.foreground].package
-
-    def setting(self, namespace: str, key: str) -> str | None:
-        return self._device.world.settings.get(namespace, {}).get(key)
-
-    def app_store(self, app: str) -> dict[str, Any]:
-        w = self._device.world
-        if app not in w.stores:
-            raise KeyError(f"no store for app {app!r}; have {sorted(w.stores)}")
-        return copy.deepcopy(w.stores[app])
-
-    def clipboard(self) -> str:
-        return self._device.world.clipboard
-
-
-class PhoneWorldDevice:
+class PhoneWorldDevice(SimWriteVerbs):
     """A simulated Pixel-class phone with mock apps.
 
     ``apps`` limits the installed apps (default: all registered). ``screenshot_size`` is the
@@ -112,9 +74,10 @@ class PhoneWorldDevice:
     def reset(self, seed: int) -> None:
         """Fresh world: every app's store generated from the seed, home screen in front."""
         w = World(seed=int(seed))
+        life = generate_life(int(seed))
         for name, app in self.apps.items():
             rng = np.random.default_rng(app_seed(int(seed), name))
-            w.stores[name] = app.generate(rng)
+            w.stores[name] = app.generate(rng, life)
         for name, app in self.apps.items():
             for note in app.notifications(w.stores[name]):
                 post(w, app, note)
