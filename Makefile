@@ -23,7 +23,7 @@ demo: install
 
 lint: install
 	$(VENV)/bin/ruff check phoneworld_gym tasks real_device baselines examples tests
-	$(VENV)/bin/mypy phoneworld_gym tasks
+	$(VENV)/bin/mypy phoneworld_gym tasks real_device
 
 ## Lint, type-check, then the test suite.
 test: lint

@@ -4,12 +4,17 @@
     python -m phoneworld_gym show ShoppingAddToCartOptions --seed 3 --out out/start.png
     python -m phoneworld_gym oracle ShoppingAddToCartOptions --seed 3 --out out/oracle.png
     python -m phoneworld_gym play ContactsStar --seed 0 --out out/play.png
+    python -m phoneworld_gym serve-adb --port 6520 --seed 0
 
 ``play`` reads one action per line: AndroidWorld JSON (``{"action_type": "click",
 "index": 3}``) or a short form: ``click 3``, ``tap 540 1200``, ``long 3``, ``type 3 hello``,
 ``enter``, ``scroll down``, ``swipe up``, ``back``, ``home``, ``open Shopping``, ``wait``,
 ``answer 42``, ``done``, ``infeasible``. After each step it prints the numbered elements and
 rewrites the screenshot at ``--out``.
+
+``serve-adb`` serves a phone over the adb protocol until Ctrl-C: ``adb connect
+127.0.0.1:6520``, then ``adb shell``, ``adb exec-out screencap -p``, ``adb pull`` ... (see
+docs/real-devices.md). It listens on loopback unless ``--host`` names another address.
 
 Installed with pip, the same commands run as ``phoneworld list``, ``phoneworld show ...``.
 A user error (an unknown task, app, category or split, an ``--out`` that cannot be written, a
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import json
 import os
 import sys
@@ -113,7 +119,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     script = os.path.basename(sys.argv[0]) == "phoneworld"
     p = _Parser(prog="phoneworld" if script else "python -m phoneworld_gym", description=__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="cmd", required=True, metavar="{list,show,oracle,play}")
+    sub = p.add_subparsers(dest="cmd", required=True,
+                           metavar="{list,show,oracle,play,serve-adb}")
     lp = sub.add_parser("list", help="registered tasks")
     lp.add_argument("--app", help="an app's name or label, in any case: shopping or Shopping")
     lp.add_argument("--category", choices=CATEGORIES)
@@ -128,7 +135,41 @@ def _arg_parser() -> argparse.ArgumentParser:
         sp.add_argument("--out", help=f"image to write (default out/{name}.png)")
         sp.add_argument("--size", type=_size, default=(540, 1200),
                         help="screenshot WIDTHxHEIGHT (default 540x1200)")
+    sp = sub.add_parser("serve-adb", help="serve a phone over adb (adb connect HOST:PORT)")
+    sp.add_argument("--port", type=int, default=6520,
+                    help="TCP port, 0 for a free one (default 6520; avoid 5555-5585, which "
+                         "adb scans for emulators)")
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1; anything else lets other "
+                         "machines control the phone, with no authentication)")
     return p
+
+
+def serve_adb(port: int, seed: int, host: str) -> int:
+    """``serve-adb``: serve a phone over adb until Ctrl-C."""
+    from phoneworld_gym.real_device.adb_server import EMULATOR_PORTS, VirtualPhone, is_loopback
+
+    if not 0 <= port <= 65535:
+        raise CliError(f"--port must be in 0..65535, got {port}")
+    if not is_loopback(host):
+        print(f"phoneworld: warning: serving adb on {host}:{port} with no authentication: "
+              "anyone who can reach this address controls the phone", file=sys.stderr)
+    if port in EMULATOR_PORTS:
+        print(f"phoneworld: warning: port {port} is in 5555-5585, which the adb server scans: "
+              "it will also list the phone as an emulator", file=sys.stderr)
+    phone = VirtualPhone(host=host, port=port, seed=seed)
+    try:
+        phone.start()
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise CliError(f"cannot listen on {host}:{port}: the port is in use; pick another "
+                           "--port (0 picks a free one)") from None
+        raise CliError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    print(f"virtual adb phone (seed {seed}) on {phone.serial}; connect with: "
+          f"adb connect {phone.serial}   (Ctrl-C stops)", flush=True)
+    phone.serve_forever()
+    return 0
 
 
 def resolve_app(value: str) -> str:
@@ -193,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(a: argparse.Namespace) -> int:
     """Carry out one parsed command."""
+    if a.cmd == "serve-adb":
+        return serve_adb(a.port, a.seed, a.host)
     if a.cmd == "list":
         app = None if a.app is None else resolve_app(a.app)
         tasks = phoneworld_gym.list_tasks(app=app, category=a.category, split=a.split)

@@ -1,0 +1,1112 @@
+"""The device commands the virtual adb phone serves (``input``, ``screencap``, ``uiautomator``,
+``am``, ``pm``, ``settings``, ``content``, ``ls`` ...), each a Python function over a
+:class:`~phoneworld_gym.device.Device`.
+
+Commands change the phone only through the contract: taps, swipes, typing and keys become
+:class:`~phoneworld_gym.contract.Action` s for ``device.execute``; content and settings writes
+use the device's write verbs. Three PhoneWorld-only extras reach the world directly, each
+marked where it happens: reading a file's bytes, ``rm`` of a shared-storage file, and
+``am force-stop`` / ``settings delete`` (the contract has no verb for them).
+
+The caller serialises access (the server holds one lock per phone around a command line).
+Output follows Android's tools closely enough for ``adbutils`` and scripts that parse it:
+see ``docs/real-devices.md`` for the list and the differences.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io as _io
+import json
+import math
+import posixpath
+import re
+import struct
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import MAX_TEXT, SCREEN_HEIGHT, SCREEN_WIDTH, Action
+from phoneworld_gym.device import SETTINGS_NAMESPACES, Row
+from phoneworld_gym.real_device.shell import IO, SH, Env
+from phoneworld_gym.real_device.storage import SDCARD, Storage, StorageError
+
+LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
+LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+SYSTEMUI_PACKAGE = "com.android.systemui"
+#: packages every phone has besides the launcher and the mock apps
+SYSTEM_PACKAGES = ("android", "com.android.settings", "com.android.shell", SYSTEMUI_PACKAGE)
+DENSITY_DPI = 420
+#: the three navigation buttons' centres (the bar is not in the dump, as on a phone)
+NAV_BAR_Y = SCREEN_HEIGHT - 63
+OVERVIEW_BUTTON = (SCREEN_WIDTH * 5 // 6, NAV_BAR_Y)
+#: a drag shorter than this many pixels is a tap (Android's touch slop is 8 dp)
+TOUCH_SLOP = 21
+#: a still press at least this long is a long press
+LONG_PRESS_MS = 500
+PNG_LEVEL = 1
+
+#: ``input keyevent`` names (without ``KEYCODE_``) -> codes
+KEYCODES: dict[str, int] = {
+    "HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "STAR": 17, "POUND": 18, "DPAD_UP": 19,
+    "DPAD_DOWN": 20, "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "DPAD_CENTER": 23, "VOLUME_UP": 24,
+    "VOLUME_DOWN": 25, "POWER": 26, "CAMERA": 27, "CLEAR": 28, "COMMA": 55, "PERIOD": 56,
+    "TAB": 61, "SPACE": 62, "ENTER": 66, "DEL": 67, "GRAVE": 68, "MINUS": 69, "EQUALS": 70,
+    "LEFT_BRACKET": 71, "RIGHT_BRACKET": 72, "BACKSLASH": 73, "SEMICOLON": 74,
+    "APOSTROPHE": 75, "SLASH": 76, "AT": 77, "PLUS": 81, "MENU": 82, "NOTIFICATION": 83,
+    "SEARCH": 84, "ESCAPE": 111, "FORWARD_DEL": 112, "MOVE_HOME": 122, "MOVE_END": 123,
+    "VOLUME_MUTE": 164, "APP_SWITCH": 187, "SLEEP": 223, "WAKEUP": 224,
+    **{str(d): 7 + d for d in range(10)},
+    **{chr(c): 29 + c - ord("A") for c in range(ord("A"), ord("Z") + 1)},
+}
+#: key codes that type a character
+KEY_CHARS: dict[int, str] = {
+    **{7 + d: str(d) for d in range(10)},
+    **{29 + i: chr(ord("a") + i) for i in range(26)},
+    17: "*", 18: "#", 55: ",", 56: ".", 62: " ", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]",
+    73: "\\", 74: ";", 75: "'", 76: "/", 77: "@", 81: "+",
+}
+
+#: content provider URIs -> (table, fixed column values that select and fill rows)
+PROVIDERS: dict[str, tuple[str, dict[str, Any]]] = {
+    "content://com.android.contacts/contacts": ("contacts", {}),
+    "content://com.android.contacts/raw_contacts": ("contacts", {}),
+    "content://com.android.contacts/data/phones": ("contacts", {}),
+    "content://com.android.contacts/data": ("contacts", {}),
+    "content://contacts/people": ("contacts", {}),
+    "content://sms": ("sms", {}),
+    "content://sms/inbox": ("sms", {"type": 1}),
+    "content://sms/sent": ("sms", {"type": 2}),
+    "content://sms/draft": ("sms", {"type": 3}),
+    "content://sms/outbox": ("sms", {"type": 4}),
+    "content://com.android.calendar/events": ("calendar", {}),
+    "content://com.android.deskclock/alarms": ("alarms", {}),
+    **{f"content://settings/{ns}": (f"settings/{ns}", {}) for ns in SETTINGS_NAMESPACES},
+}
+
+
+#: ``content --bind`` types
+_BIND_TYPES: dict[str, Callable[[str], Any]] = {
+    "s": str, "i": int, "l": int, "f": float, "d": float,
+    "b": lambda v: v.lower() in ("true", "1"), "n": lambda v: None,
+}
+
+
+class UsageError(Exception):
+    """A command was given arguments it cannot take: the message is printed, exit 1
+    (``code`` otherwise)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+Handler = Callable[[list[str], IO, Env], int]
+
+
+def encode_png(pixels: np.ndarray, level: int = PNG_LEVEL) -> bytes:
+    """PNG bytes of an (H, W, 3) uint8 image (lossless: decoding gives ``pixels`` back)."""
+    from PIL import Image
+
+    buf = _io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(pixels), "RGB").save(buf, "PNG", compress_level=level)
+    return buf.getvalue()
+
+
+def _num(text: str, what: str) -> float:
+    """A finite number from ``text`` (``UsageError`` naming ``what``)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise UsageError(f"Error: Invalid arguments for command: {what}") from None
+    if not math.isfinite(v):
+        raise UsageError(f"Error: Invalid arguments for command: {what}")
+    return v
+
+
+def _clamp_point(x: float, y: float) -> tuple[int, int]:
+    return (min(max(int(x), 0), SCREEN_WIDTH - 1), min(max(int(y), 0), SCREEN_HEIGHT - 1))
+
+
+def _on_screen(x: float, y: float) -> bool:
+    """Whether a touch at (x, y) lands on the screen (its far edges included: scripts swipe
+    up "from y=2400")."""
+    return 0 <= x <= SCREEN_WIDTH and 0 <= y <= SCREEN_HEIGHT
+
+
+def _value(v: Any) -> str:
+    """A column value as ``content query`` prints it."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, (list, dict)):
+        return json.dumps(v, ensure_ascii=False)
+    return str(v)
+
+
+# -- content --where -----------------------------------------------------------------------
+_COND = re.compile(
+    r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(==|=|!=|<>|<=|>=|<|>|\s+LIKE\s+|\s+IS\s+NOT\s+|\s+IS\s+)"
+    r"\s*('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|[^\s'\"]+)\s*", re.IGNORECASE)
+_AND = re.compile(r"\s+AND\s+", re.IGNORECASE)
+
+
+def parse_where(where: str) -> list[tuple[str, str, Any]]:
+    """``col=val AND col2 LIKE 'a%' ...`` -> conditions (``ValueError`` when malformed).
+
+    Operators: ``= == != <> < > <= >= LIKE IS [NOT] NULL``; values are numbers, ``'quoted'``
+    or ``"quoted"`` strings (a doubled quote is one quote) or bare words. Only ``AND``
+    joins conditions."""
+    out: list[tuple[str, str, Any]] = []
+    if not where.strip():
+        return out
+    # split on AND outside quotes
+    pieces, cur, quote = [], [], ""
+    i = 0
+    while i < len(where):
+        c = where[i]
+        if quote:
+            cur.append(c)
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+            cur.append(c)
+        else:
+            m = _AND.match(where, i)
+            if m:
+                pieces.append("".join(cur))
+                cur = []
+                i = m.end()
+                continue
+            cur.append(c)
+        i += 1
+    pieces.append("".join(cur))
+    for piece in pieces:
+        m = _COND.fullmatch(piece)
+        if not m:
+            raise ValueError(f"cannot read the condition {piece.strip()!r}")
+        col, op, raw = m.group(1), " ".join(m.group(2).split()).upper(), m.group(3)
+        value: Any
+        if raw[0] in "'\"" and raw[-1] == raw[0] and len(raw) >= 2:
+            value = raw[1:-1].replace(raw[0] * 2, raw[0])
+        elif raw.upper() == "NULL":
+            value = None
+        else:
+            value = raw
+        if op in ("IS", "IS NOT") and value is not None:
+            raise ValueError(f"{col} {op} takes NULL, got {raw!r}")
+        out.append((col, op, value))
+    return out
+
+
+def _like(pattern: str, text: str) -> bool:
+    """SQL LIKE (``%`` any run, ``_`` one character), case-insensitive for ASCII."""
+    rx = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in pattern)
+    return re.fullmatch(rx, text, re.IGNORECASE | re.DOTALL) is not None
+
+
+def _compare(left: Any, op: str, right: Any) -> bool:
+    if op == "IS":
+        return left is None
+    if op == "IS NOT":
+        return left is not None
+    if left is None or right is None:
+        return False
+    if op == "LIKE":
+        return _like(str(right), _value(left))
+    a: Any = _value(left)
+    b: Any = str(right)
+    try:
+        a, b = float(a), float(b)
+    except ValueError:
+        pass
+    if op in ("=", "=="):
+        return bool(a == b)
+    if op in ("!=", "<>"):
+        return bool(a != b)
+    try:
+        return bool({"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op])
+    except TypeError:
+        return False
+
+
+def matches(row: Row, conditions: list[tuple[str, str, Any]]) -> bool:
+    """Whether a row meets every condition (``KeyError`` naming an unknown column)."""
+    for col, op, value in conditions:
+        if col not in row:
+            raise KeyError(col)
+        if not _compare(row[col], op, value):
+            return False
+    return True
+
+
+class PhoneCommands:
+    """Runs device commands against one phone: ``commands(argv, io, env) -> exit status``.
+
+    ``props`` are the ``getprop`` properties; ``storage`` the phone's files."""
+
+    def __init__(self, device: Any, storage: Storage, props: dict[str, str]) -> None:
+        self.device = device
+        self.storage = storage
+        self.props = props
+        self._png: tuple[np.ndarray, bytes] | None = None
+        self.handlers: dict[str, Handler] = {
+            "input": self.input, "screencap": self.screencap, "uiautomator": self.uiautomator,
+            "wm": self.wm, "dumpsys": self.dumpsys, "am": self.am, "monkey": self.monkey,
+            "pm": self.pm, "cmd": self.cmd, "getprop": self.getprop, "setprop": self.setprop,
+            "settings": self.settings, "content": self.content, "ls": self.ls,
+            "cat": self.cat, "rm": self.rm, "mkdir": self.mkdir, "touch": self.touch,
+            "cp": self.cp, "mv": self.mv, "cd": self.cd, "pwd": self.pwd, "grep": self.grep,
+            "head": self.head, "tail": self.tail, "wc": self.wc, "id": self.id,
+            "whoami": self.whoami, "uname": self.uname, "date": self.date, "sleep": self.sleep,
+            "printf": self.printf,
+        }
+        for algo in ("md5", "sha1", "sha256"):  # md5sum, sha1sum, sha256sum FILE...
+            self.handlers[f"{algo}sum"] = _hash_handler(self, algo)
+
+    # -- dispatch ------------------------------------------------------------------------
+    def __call__(self, argv: list[str], io: IO, env: Env) -> int:
+        """Run one command (the shell's :data:`~phoneworld_gym.real_device.shell.CommandRunner`)."""
+        name = argv[0]
+        if "/" in name and posixpath.dirname(name) in ("/system/bin", "/system/xbin", "/bin"):
+            name = posixpath.basename(name)
+        handler = self.handlers.get(name)
+        if handler is None:
+            io.err(f"{SH}: {argv[0]}: not found\n")
+            return 127
+        try:
+            return handler(argv[1:], io, env)
+        except UsageError as e:
+            io.err(f"{e}\n")
+            return e.code
+        except StorageError as e:
+            io.err(f"{name}: {e}\n")
+            return 1
+
+    def names(self) -> list[str]:
+        """Every command served (builtins of the shell excluded)."""
+        return sorted(self.handlers)
+
+    # -- the screen ------------------------------------------------------------------------
+    def _execute(self, action: Action) -> str:
+        return str(self.device.execute(action))
+
+    def _focused_text(self) -> str | None:
+        """The text of the focused editable field in the dump, ``None`` when none has focus."""
+        try:
+            root = ET.fromstring(self.device.a11y_xml())
+        except ET.ParseError:
+            return None
+        for node in root.iter("node"):
+            if node.get("focused") == "true" and "EditText" in (node.get("class") or ""):
+                return node.get("text") or ""
+        return None
+
+    def _type(self, text: str) -> None:
+        for k in range(0, len(text), MAX_TEXT):
+            self._execute(Action("input_text", text=text[k:k + MAX_TEXT], clear_text=False))
+
+    def _key(self, code: int) -> None:
+        if code == 3:
+            self._execute(Action("navigate_home"))
+        elif code in (4, 111):
+            self._execute(Action("navigate_back"))
+        elif code in (66, 160):
+            self._execute(Action("keyboard_enter"))
+        elif code == 67:
+            text = self._focused_text()
+            if text:
+                self._execute(Action("input_text", text=text[:-1], clear_text=True))
+        elif code == 187:
+            self._execute(Action("click", x=OVERVIEW_BUTTON[0], y=OVERVIEW_BUTTON[1]))
+        elif code in KEY_CHARS:
+            self._type(KEY_CHARS[code])
+        # other keys (power, volume, menu ...) do nothing on the virtual phone
+
+    def _gesture(self, x1: float, y1: float, x2: float, y2: float, ms: float) -> None:
+        """A finger down at (x1, y1), moved to (x2, y2) over ``ms``: a tap, a long press or
+        a swipe in the finger's direction."""
+        if not _on_screen(x1, y1):
+            return  # a touch that starts off the screen reaches nothing
+        dx, dy = x2 - x1, y2 - y1
+        start = _clamp_point(x1, y1)
+        if math.hypot(dx, dy) < TOUCH_SLOP:
+            kind = "long_press" if ms >= LONG_PRESS_MS else "click"
+            self._execute(Action(kind, x=start[0], y=start[1]))
+            return
+        if abs(dy) >= abs(dx):
+            direction = "up" if dy < 0 else "down"
+        else:
+            direction = "left" if dx < 0 else "right"
+        self._execute(Action("swipe", direction=direction, x=start[0], y=start[1]))
+
+    def input(self, args: list[str], io: IO, env: Env) -> int:
+        """``input [SOURCE] [-d DISPLAY] tap|swipe|draganddrop|text|keyevent|press ...``."""
+        sources = {"keyboard", "mouse", "touchpad", "touchscreen", "stylus", "trackball",
+                   "dpad", "gamepad", "joystick", "touchnavigation", "keypad"}
+        while args and (args[0] in sources or args[0] == "-d"):
+            args = args[2:] if args[0] == "-d" else args[1:]
+        if not args:
+            raise UsageError("Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n"
+                             "commands: text, keyevent, tap, swipe, draganddrop, press")
+        cmd, rest = args[0], args[1:]
+        if cmd == "tap":
+            if len(rest) != 2:
+                raise UsageError("Error: Invalid arguments for command: tap")
+            x, y = _num(rest[0], "tap"), _num(rest[1], "tap")
+            if _on_screen(x, y):
+                cx, cy = _clamp_point(x, y)
+                self._execute(Action("click", x=cx, y=cy))
+            return 0
+        if cmd in ("swipe", "draganddrop"):
+            if len(rest) not in (4, 5):
+                raise UsageError(f"Error: Invalid arguments for command: {cmd}")
+            x1, y1, x2, y2 = (_num(v, cmd) for v in rest[:4])
+            ms = _num(rest[4], cmd) if len(rest) == 5 else 300.0
+            self._gesture(x1, y1, x2, y2, ms)
+            return 0
+        if cmd == "press":
+            return 0  # the trackball press: nothing on a touch phone
+        if cmd == "text":
+            if not rest:
+                raise UsageError("Error: Invalid arguments for command: text")
+            self._type(android_text(" ".join(rest)))
+            return 0
+        if cmd == "keyevent":
+            codes = [a for a in rest if not a.startswith("--")]
+            if not codes:
+                raise UsageError("Error: Invalid arguments for command: keyevent")
+            parsed = [keycode(c) for c in codes]
+            for code in parsed:
+                self._key(code)
+            return 0
+        raise UsageError(f"Error: Unknown command: {cmd}")
+
+    def _png_bytes(self) -> bytes:
+        pixels = self.device.screenshot()
+        if self._png is None or self._png[0] is not pixels:
+            self._png = (pixels, encode_png(pixels))
+        return self._png[1]
+
+    def screencap(self, args: list[str], io: IO, env: Env) -> int:
+        """``screencap [-p] [-d ID] [FILE]``: PNG with ``-p`` or a ``.png`` file name, else
+        raw RGBA after a 16-byte header (width, height, format 1, colour space 0)."""
+        png, path = False, None
+        it = iter(args)
+        for a in it:
+            if a == "-p":
+                png = True
+            elif a == "-d":
+                next(it, None)
+            elif a in ("-h", "--help"):
+                io.out("usage: screencap [-hp] [-d display-id] [FILENAME]\n")
+                return 0
+            elif a.startswith("-"):
+                raise UsageError(f"screencap: invalid option -- '{a.lstrip('-')[:1]}'")
+            else:
+                path = a
+        if path is not None and path.endswith(".png"):
+            png = True
+        if png:
+            data = self._png_bytes()
+        else:
+            pixels = np.asarray(self.device.screenshot(), dtype=np.uint8)
+            h, w = pixels.shape[:2]
+            rgba = np.concatenate([pixels, np.full((h, w, 1), 255, np.uint8)], axis=2)
+            data = struct.pack("<4I", w, h, 1, 0) + rgba.tobytes()
+        if path is None:
+            io.out(data)
+        else:
+            self.storage.write(self.storage.resolve(path, env.cwd), data)
+        return 0
+
+    def uiautomator(self, args: list[str], io: IO, env: Env) -> int:
+        """``uiautomator dump [--compressed] [FILE]`` (default ``/sdcard/window_dump.xml``;
+        ``/dev/tty`` prints the XML)."""
+        if not args or args[0] != "dump":
+            raise UsageError("Usage: uiautomator <subcommand> [options]\n"
+                             "Available subcommands: dump")
+        path = f"{SDCARD}/window_dump.xml"
+        for a in args[1:]:
+            if not a.startswith("-"):
+                path = a
+        xml = self.device.a11y_xml()
+        if path in ("/dev/tty", "/dev/stdout"):
+            io.out(xml)
+        else:
+            try:
+                self.storage.write(self.storage.resolve(path, env.cwd), xml.encode("utf-8"))
+            except StorageError as e:
+                io.out(f"ERROR: could not write {path}: {e}\n")
+                return 1
+        io.out(f"UI hierchary dumped to: {path}\n")
+        return 0
+
+    def wm(self, args: list[str], io: IO, env: Env) -> int:
+        """``wm size`` and ``wm density`` (reading only)."""
+        if args == ["size"]:
+            io.out(f"Physical size: {SCREEN_WIDTH}x{SCREEN_HEIGHT}\n")
+            return 0
+        if args == ["density"]:
+            io.out(f"Physical density: {DENSITY_DPI}\n")
+            return 0
+        if args and args[0] in ("size", "density"):
+            raise UsageError(f"Error: changing the {args[0]} is not supported on the virtual "
+                             "phone")
+        raise UsageError("usage: wm size | wm density")
+
+    # -- apps --------------------------------------------------------------------------
+    def _packages(self) -> dict[str, str]:
+        """Installed mock apps: package -> app name."""
+        return {str(a.package): name for name, a in getattr(self.device, "apps", {}).items()}
+
+    def _foreground(self) -> tuple[str, str]:
+        """(package, activity class) of the window in front."""
+        pkg = str(self.device.probe.foreground_app())
+        if pkg == LAUNCHER_PACKAGE:
+            return pkg, LAUNCHER_ACTIVITY
+        if pkg == SYSTEMUI_PACKAGE:
+            return pkg, f"{SYSTEMUI_PACKAGE}.NotificationShade"
+        return pkg, f"{pkg}.MainActivity"
+
+    def dumpsys(self, args: list[str], io: IO, env: Env) -> int:
+        """``dumpsys window [windows]``, ``activity [activities|top]``, ``display``,
+        ``power``; other services print a short notice."""
+        service = args[0] if args else ""
+        pkg, act = self._foreground()
+        short = act[len(pkg):] if act.startswith(pkg + ".") else act
+        if service == "window":
+            io.out(f"WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
+                   f"  Window #0 Window{{e5c5b7e u0 {pkg}/{act}}}:\n"
+                   f"    mDisplayId=0 rootTaskId=12 mSession=Session{{pw u0a0}} "
+                   f"mClient=android.os.BinderProxy\n"
+                   f"    mOwnerUid=10123 showForAllUsers=false package={pkg}\n\n"
+                   f"  mCurrentFocus=Window{{e5c5b7e u0 {pkg}/{act}}}\n"
+                   f"  mFocusedApp=ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n")
+            return 0
+        if service == "activity":
+            sub = args[1] if len(args) > 1 else "activities"
+            if sub == "top":
+                io.out(f"TASK 10123:{pkg} id=12 userId=0\n"
+                       f"  ACTIVITY {pkg}/{short} 4f1d2a0 pid=4321\n")
+                return 0
+            io.out(f"ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
+                   f"Display #0 (activities from top to bottom):\n"
+                   f"  * Task{{9c1e t12 type=standard A=10123:{pkg} U=0 visible=true "
+                   f"mode=fullscreen}}\n"
+                   f"    * Hist  #0: ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n\n"
+                   f"  ResumedActivity: ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n"
+                   f"  mResumedActivity: ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n"
+                   f"  mFocusedApp=ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n")
+            return 0
+        if service == "display":
+            io.out(f"DISPLAY MANAGER (dumpsys display)\n"
+                   f"  mDefaultDisplayId=0\n"
+                   f"  DisplayDeviceInfo{{\"Built-in Screen\": uniqueId=\"local:0\", "
+                   f"{SCREEN_WIDTH} x {SCREEN_HEIGHT}, density {DENSITY_DPI}, rotation 0}}\n"
+                   f"  mCurrentOrientation=0\n"
+                   f"  mOverrideDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, "
+                   f"real {SCREEN_WIDTH} x {SCREEN_HEIGHT}, rotation 0, orientation=0}}\n")
+            return 0
+        if service == "power":
+            io.out("POWER MANAGER (dumpsys power)\n  mWakefulness=Awake\n"
+                   "  mHoldingDisplaySuspendBlocker=true\n  Display Power: state=ON\n")
+            return 0
+        if not service:
+            io.out("Currently running services:\n  activity\n  display\n  power\n  window\n")
+            return 0
+        io.out(f"Can't find service: {service}\n")
+        return 0
+
+    def _open(self, package: str) -> bool:
+        """Bring ``package`` to the front (the launcher: go home); False if not installed."""
+        if package == LAUNCHER_PACKAGE:
+            self._execute(Action("navigate_home"))
+            return True
+        if package not in self._packages():
+            return False
+        return not self._execute(Action("open_app", app_name=package))
+
+    def _force_stop(self, package: str) -> None:
+        """Close an app: its screens are forgotten and, if it was in front, home shows.
+
+        PhoneWorld only reaches the world's back stacks (no contract verb closes an app);
+        another device just goes home when the app is in front."""
+        name = self._packages().get(package)
+        if name is None:
+            return
+        world = getattr(self.device, "world", None)
+        if world is None or not hasattr(world, "stacks"):
+            if self.device.probe.foreground_app() == package:
+                self._execute(Action("navigate_home"))
+            return
+        in_front = world.foreground == name
+        world.stacks.pop(name, None)
+        world.recents = [a for a in world.recents if a != name]
+        if in_front:
+            world.foreground = "launcher"
+            world.focus = None
+        self.device.invalidate()
+
+    def am(self, args: list[str], io: IO, env: Env) -> int:
+        """``am start [-W] [-S] [-a ACTION] ... -n PKG/.Activity``, ``am force-stop PKG``."""
+        if not args:
+            raise UsageError("usage: am start -n PKG/.Activity | am force-stop PKG")
+        sub, rest = args[0], args[1:]
+        if sub in ("force-stop", "kill"):
+            pkgs = [a for a in rest if not a.startswith("-")]
+            if not pkgs:
+                raise UsageError(f"Error: am {sub} needs a package")
+            self._force_stop(pkgs[-1])
+            return 0
+        if sub in ("start", "start-activity"):
+            takes_value = {"-a", "-c", "-d", "-t", "-f", "-n", "--user", "--display", "-p",
+                           "--windowingMode", "--activityType", "--es", "--ei", "--el",
+                           "--ez", "--ef", "--eu", "--ecn", "--esa", "--eia"}
+            component = None
+            it = iter(rest)
+            for a in it:
+                if a == "-n":
+                    component = next(it, None)
+                elif a in takes_value:
+                    next(it, None)
+                    if a.startswith("--e") and a not in ("--ecn",):
+                        next(it, None)  # extras: key and value
+                elif not a.startswith("-") and "/" in a:
+                    component = a
+            if component is None or "/" not in component:
+                io.out("Error: Activity not started, unable to resolve Intent\n")
+                return 1
+            pkg, _, act = component.partition("/")
+            io.out(f"Starting: Intent {{ cmp={component} }}\n")
+            if not self._open(pkg):
+                full = act if not act.startswith(".") else pkg + act
+                io.out(f"Error type 3\nError: Activity class {{{pkg}/{full}}} does not "
+                       "exist.\n")
+                return 1
+            return 0
+        raise UsageError(f"Error: am {sub} is not supported on the virtual phone")
+
+    def monkey(self, args: list[str], io: IO, env: Env) -> int:
+        """``monkey -p PKG [-c CATEGORY] 1``: open the app (what ``adbutils.app_start``
+        sends)."""
+        pkg = None
+        it = iter(args)
+        for a in it:
+            if a == "-p":
+                pkg = next(it, None)
+            elif a in ("-c", "--throttle", "-s"):
+                next(it, None)
+        if pkg is None or not self._open(pkg):
+            io.out("** No activities found to run, monkey aborted.\n")
+            return 252
+        io.out("Events injected: 1\n## Network stats: elapsed time=5ms (0ms mobile, 0ms wifi, "
+               "5ms not connected)\n")
+        return 0
+
+    def pm(self, args: list[str], io: IO, env: Env) -> int:
+        """``pm list packages [-f] [-3] [-s] [FILTER]``, ``pm path PKG``."""
+        apps = sorted(self._packages())
+        system = sorted({*SYSTEM_PACKAGES, LAUNCHER_PACKAGE})
+        if args[:2] == ["list", "packages"]:
+            flags = [a for a in args[2:] if a.startswith("-")]
+            words = [a for a in args[2:] if not a.startswith("-")]
+            pkgs = apps if "-3" in flags else system if "-s" in flags else sorted(apps + system)
+            if words:
+                pkgs = [p for p in pkgs if words[0] in p]
+            for p in pkgs:
+                prefix = f"/data/app/{p}-1/base.apk=" if "-f" in flags else ""
+                io.out(f"package:{prefix}{p}\n")
+            return 0
+        if args[:1] == ["path"] and len(args) == 2:
+            if args[1] in apps or args[1] in system:
+                io.out(f"package:/data/app/{args[1]}-1/base.apk\n")
+                return 0
+            return 1
+        raise UsageError(f"Error: pm {' '.join(args[:1])} is not supported on the virtual "
+                         "phone (pm list packages, pm path)")
+
+    def cmd(self, args: list[str], io: IO, env: Env) -> int:
+        """``cmd package ...`` is ``pm ...``; ``cmd window size``/``density`` is ``wm``."""
+        if args[:1] == ["package"]:
+            return self.pm(args[1:], io, env)
+        if args[:1] == ["window"]:
+            return self.wm(args[1:], io, env)
+        if args[:1] == ["activity"]:
+            return self.am(args[1:], io, env)
+        raise UsageError(f"cmd: Can't find service: {args[0] if args else ''}", 20)
+
+    # -- properties and settings -----------------------------------------------------------
+    def getprop(self, args: list[str], io: IO, env: Env) -> int:
+        """``getprop`` (every property) or ``getprop NAME [DEFAULT]``."""
+        if not args:
+            for k, v in sorted(self.props.items()):
+                io.out(f"[{k}]: [{v}]\n")
+            return 0
+        io.out(self.props.get(args[0], args[1] if len(args) > 1 else "") + "\n")
+        return 0
+
+    def setprop(self, args: list[str], io: IO, env: Env) -> int:
+        """Properties are read-only on the virtual phone."""
+        raise UsageError(f"Failed to set property '{args[0] if args else ''}': not permitted")
+
+    def _delete_setting(self, ns: str, key: str) -> int:
+        """Remove a setting; returns how many were removed (PhoneWorld: the world's settings,
+        since the contract has no delete verb for settings)."""
+        world = getattr(self.device, "world", None)
+        settings = getattr(world, "settings", None)
+        if not isinstance(settings, dict) or key not in settings.get(ns, {}):
+            return 0
+        del settings[ns][key]
+        self.device.invalidate()
+        return 1
+
+    def settings(self, args: list[str], io: IO, env: Env) -> int:
+        """``settings [--user N] get|put|delete|list NAMESPACE [KEY [VALUE]]``."""
+        while args and args[0] in ("--user", "--lineage"):
+            args = args[2:] if args[0] == "--user" else args[1:]
+        usage = "usage: settings [--user N] get|put|delete|list NAMESPACE [KEY [VALUE]]"
+        if len(args) < 2:
+            raise UsageError(usage)
+        verb, ns, rest = args[0], args[1], args[2:]
+        if ns not in SETTINGS_NAMESPACES:
+            raise UsageError(f"Invalid namespace '{ns}'\n{usage}")
+        if verb == "get" and len(rest) == 1:
+            v = self.device.probe.setting(ns, rest[0])
+            io.out(f"{'null' if v is None else v}\n")
+            return 0
+        if verb == "put" and len(rest) >= 2:
+            try:
+                self.device.put_setting(ns, rest[0], rest[1])
+            except ValueError as e:
+                raise UsageError(f"Error: {e}") from None
+            return 0
+        if verb == "delete" and len(rest) == 1:
+            io.out(f"Deleted {self._delete_setting(ns, rest[0])} rows\n")
+            return 0
+        if verb == "list" and not rest:
+            for row in self.device.probe.query(f"settings/{ns}"):
+                io.out(f"{row['_id']}={row['value']}\n")
+            return 0
+        raise UsageError(usage)
+
+    # -- content providers -----------------------------------------------------------------
+    def _provider(self, uri: str) -> tuple[str, dict[str, Any], Any]:
+        """(table, fixed values, row id or None) for a URI (``UsageError`` when unknown)."""
+        base, row_id = uri.rstrip("/"), None
+        if base not in PROVIDERS:
+            head, _, tail = base.rpartition("/")
+            if head in PROVIDERS and tail:
+                base, row_id = head, tail
+        if base not in PROVIDERS:
+            authority = uri.removeprefix("content://").split("/", 1)[0]
+            known = ", ".join(sorted(PROVIDERS))
+            raise UsageError(f"Error while accessing provider:{authority}\n"
+                             f"java.lang.IllegalArgumentException: Unknown URI {uri} "
+                             f"(the virtual phone serves {known})")
+        table, fixed = PROVIDERS[base]
+        return table, fixed, row_id
+
+    def _rows(self, table: str, fixed: dict[str, Any], row_id: Any,
+              where: str | None) -> list[Row]:
+        rows = self.device.probe.query(table)
+        if table.startswith("settings/"):
+            rows = [{"_id": i + 1, "name": r["_id"], "value": r["value"]}
+                    for i, r in enumerate(rows)]
+        conds = [(k, "=", v) for k, v in fixed.items()]
+        if row_id is not None:
+            conds.append(("_id", "=", row_id))
+        try:
+            conds += parse_where(where or "")
+            return [r for r in rows if matches(r, conds)]
+        except ValueError as e:
+            raise UsageError(f"Error while accessing provider: bad --where: {e}") from None
+        except KeyError as e:
+            raise UsageError(f"Error while accessing provider: no such column: {e.args[0]}"
+                             ) from None
+
+    @staticmethod
+    def _binds(values: Iterable[str]) -> Row:
+        """``--bind col:TYPE:value`` values (types ``s i l f d b n``)."""
+        out: Row = {}
+        for b in values:
+            col, _, rest = b.partition(":")
+            kind, sep, raw = rest.partition(":")
+            if not col or not sep and kind != "n":
+                raise UsageError(f"Error: bad --bind {b!r}; expected COLUMN:TYPE:VALUE")
+            try:
+                out[col] = _BIND_TYPES[kind](raw)
+            except KeyError:
+                raise UsageError(f"Error: bad --bind type {kind!r} in {b!r} "
+                                 "(s, i, l, f, d, b or n)") from None
+            except ValueError:
+                raise UsageError(f"Error: bad --bind value in {b!r}") from None
+        return out
+
+    def content(self, args: list[str], io: IO, env: Env) -> int:
+        """``content query|insert|update|delete --uri URI [--projection a:b] [--where W]
+        [--sort S] [--bind col:s:v ...]``."""
+        if not args:
+            raise UsageError("usage: content query|insert|update|delete --uri URI ...")
+        verb, opts = args[0], args[1:]
+        uri, projection, where, sort = None, None, None, None
+        binds: list[str] = []
+        it = iter(opts)
+        for a in it:
+            value = next(it, None)
+            if value is None:
+                raise UsageError(f"Error: {a} needs a value")
+            if a == "--uri":
+                uri = value
+            elif a == "--projection":
+                projection = [c for c in value.replace(",", ":").split(":") if c]
+            elif a == "--where":
+                where = value
+            elif a == "--sort":
+                sort = value
+            elif a == "--bind":
+                binds.append(value)
+            elif a == "--user":
+                pass
+            else:
+                raise UsageError(f"Error: unknown option {a}")
+        if uri is None:
+            raise UsageError("Error: --uri is required")
+        table, fixed, row_id = self._provider(uri)
+        if verb == "query":
+            rows = self._rows(table, fixed, row_id, where)
+            if sort:
+                col, _, order = sort.strip().partition(" ")
+                if rows and col not in rows[0]:
+                    raise UsageError(f"Error while accessing provider: no such column: {col}")
+                rows.sort(key=lambda r: (r.get(col) is None, _sort_key(r.get(col))),
+                          reverse=order.strip().upper() == "DESC")
+            if not rows:
+                io.out("No result found.\n")
+                return 0
+            for n, row in enumerate(rows):
+                cols = projection or list(row)
+                missing = [c for c in cols if c not in row]
+                if missing:
+                    raise UsageError("Error while accessing provider: no such column: "
+                                     f"{missing[0]}")
+                io.out(f"Row: {n} " + ", ".join(f"{c}={_value(row[c])}" for c in cols) + "\n")
+            return 0
+        if verb == "insert":
+            values = {**fixed, **self._binds(binds)}
+            try:
+                if table.startswith("settings/"):
+                    self.device.put_setting(table.split("/", 1)[1], str(values.get("name")),
+                                            str(values.get("value", "")))
+                else:
+                    self.device.insert(table, values)
+            except (ValueError, TypeError) as e:
+                raise UsageError(f"Error while accessing provider: {e}") from None
+            return 0
+        if verb in ("update", "delete"):
+            rows = self._rows(table, fixed, row_id, where)
+            values = self._binds(binds)
+            if verb == "update" and not values:
+                raise UsageError("Error: content update needs --bind")
+            try:
+                for row in rows:
+                    if table.startswith("settings/"):
+                        ns = table.split("/", 1)[1]
+                        if verb == "delete":
+                            self._delete_setting(ns, row["name"])
+                        else:
+                            self.device.put_setting(ns, row["name"],
+                                                    str(values.get("value", row["value"])))
+                    elif verb == "delete":
+                        self.device.delete(table, row["_id"])
+                    else:
+                        self.device.update(table, row["_id"], values)
+            except (ValueError, TypeError) as e:
+                raise UsageError(f"Error while accessing provider: {e}") from None
+            return 0
+        raise UsageError(f"Error: content {verb} is not supported (query, insert, update, "
+                         "delete)")
+
+    # -- files ---------------------------------------------------------------------------
+    def _path(self, path: str, env: Env) -> str:
+        return self.storage.resolve(path, env.cwd)
+
+    def ls(self, args: list[str], io: IO, env: Env) -> int:
+        """``ls [-l] [-a] [-1] [PATH...]``."""
+        flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
+        paths = [a for a in args if not a.startswith("-") or a == "-"] or [env.cwd]
+        long = "l" in flags
+        code = 0
+        stamp = dt.datetime.fromtimestamp(self.storage.stat("/")[2],  # type: ignore[index]
+                                          dt.timezone.utc).strftime("%Y-%m-%d %H:%M")
+
+        def line(name: str, is_dir: bool, size: int) -> str:
+            if not long:
+                return name + "\n"
+            mode = "drwxrwx--x" if is_dir else "-rw-rw----"
+            return f"{mode} 2 root sdcard_rw {size:>8} {stamp} {name}\n"
+
+        for k, p in enumerate(paths):
+            full = self._path(p, env)
+            if self.storage.is_file(full):
+                st = self.storage.stat(full)
+                io.out(line(p, False, st[1] if st else 0))
+                continue
+            if not self.storage.is_dir(full):
+                io.err(f"ls: {p}: No such file or directory\n")
+                code = 1
+                continue
+            entries = self.storage.listdir(full)
+            if len(paths) > 1:
+                io.out(("\n" if k else "") + f"{p}:\n")
+            if long:
+                io.out(f"total {len(entries) * 8}\n")
+            for name, is_dir, size in entries:
+                io.out(line(name, is_dir, size))
+        return code
+
+    def cat(self, args: list[str], io: IO, env: Env) -> int:
+        """``cat [FILE...]`` (no file or ``-``: the input)."""
+        code = 0
+        for p in args or ["-"]:
+            if p == "-":
+                io.out(io.stdin)
+                continue
+            try:
+                io.out(self.storage.read(self._path(p, env)))
+            except StorageError as e:
+                io.err(f"cat: {p}: {str(e).split(': ', 1)[-1]}\n")
+                code = 1
+        return code
+
+    def rm(self, args: list[str], io: IO, env: Env) -> int:
+        """``rm [-f] [-r] PATH...``."""
+        flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
+        paths = [a for a in args if not (a.startswith("-") and len(a) > 1)]
+        force, recursive = "f" in flags, "r" in flags or "R" in flags
+        if not paths and not force:
+            raise UsageError("rm: Needs 1 argument")
+        code = 0
+        for p in paths:
+            full = self._path(p, env)
+            try:
+                if recursive and self.storage.is_dir(full):
+                    self.storage.remove_tree(full)
+                elif force and not self.storage.exists(full):
+                    continue
+                else:
+                    self.storage.remove(full)
+            except StorageError as e:
+                io.err(f"rm: {p}: {str(e).split(': ', 1)[-1]}\n")
+                code = 1
+        return code
+
+    def mkdir(self, args: list[str], io: IO, env: Env) -> int:
+        """``mkdir [-p] DIR...``."""
+        parents = "-p" in args
+        code = 0
+        for p in (a for a in args if not a.startswith("-")):
+            try:
+                self.storage.mkdir(self._path(p, env), parents)
+            except StorageError as e:
+                io.err(f"mkdir: {p}: {str(e).split(': ', 1)[-1]}\n")
+                code = 1
+        return code
+
+    def touch(self, args: list[str], io: IO, env: Env) -> int:
+        """``touch FILE...``: make empty files that do not exist."""
+        for p in (a for a in args if not a.startswith("-")):
+            full = self._path(p, env)
+            if not self.storage.exists(full):
+                self.storage.write(full, b"")
+        return 0
+
+    def cp(self, args: list[str], io: IO, env: Env) -> int:
+        """``cp SRC DST`` (one file; DST may be a folder)."""
+        files = [a for a in args if not a.startswith("-")]
+        if len(files) != 2:
+            raise UsageError("usage: cp SRC DST")
+        src, dst = self._path(files[0], env), self._path(files[1], env)
+        if self.storage.is_dir(dst):
+            dst = posixpath.join(dst, posixpath.basename(src))
+        self.storage.write(dst, self.storage.read(src))
+        return 0
+
+    def mv(self, args: list[str], io: IO, env: Env) -> int:
+        """``mv SRC DST`` (one file)."""
+        code = self.cp(args, io, env)
+        self.storage.remove(self._path([a for a in args if not a.startswith("-")][0], env))
+        return code
+
+    def cd(self, args: list[str], io: IO, env: Env) -> int:
+        """``cd [DIR]`` (default ``/``)."""
+        target = self._path(args[0] if args else "/", env)
+        if not self.storage.is_dir(target):
+            io.err(f"{SH}: cd: {args[0]}: No such file or directory\n")
+            return 2
+        env.cwd = target
+        return 0
+
+    def pwd(self, args: list[str], io: IO, env: Env) -> int:
+        """``pwd``."""
+        io.out(env.cwd + "\n")
+        return 0
+
+    # -- text filters (for pipelines) -----------------------------------------------------
+    def _inputs(self, files: list[str], io: IO, env: Env) -> bytes:
+        if not files:
+            return io.stdin
+        return b"".join(io.stdin if f == "-" else self.storage.read(self._path(f, env))
+                        for f in files)
+
+    def grep(self, args: list[str], io: IO, env: Env) -> int:
+        """``grep [-i] [-v] [-c] [-F|-E] PATTERN [FILE...]``: fixed-string matching only
+        (no regular expressions, so no pattern can be slow)."""
+        flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
+        words = [a for a in args if not (a.startswith("-") and len(a) > 1)]
+        if not words:
+            raise UsageError("usage: grep [-icv] PATTERN [FILE...]", 2)
+        pattern, files = words[0], words[1:]
+        text = self._inputs(files, io, env).decode("utf-8", "replace")
+        ignore, invert = "i" in flags, "v" in flags
+        needle = pattern.lower() if ignore else pattern
+        hits = [ln for ln in text.splitlines()
+                if ((needle in (ln.lower() if ignore else ln)) != invert)]
+        if "c" in flags:
+            io.out(f"{len(hits)}\n")
+        else:
+            io.out("".join(h + "\n" for h in hits))
+        return 0 if hits else 1
+
+    @staticmethod
+    def _count(args: list[str]) -> tuple[int, list[str]]:
+        n, files = 10, []
+        it = iter(args)
+        for a in it:
+            if a == "-n":
+                a = next(it, "10")
+                n = int(a) if a.lstrip("-").isdigit() else 10
+            elif a.startswith("-n") and a[2:].isdigit():
+                n = int(a[2:])
+            elif a.startswith("-") and a[1:].isdigit():
+                n = int(a[1:])
+            else:
+                files.append(a)
+        return n, files
+
+    def head(self, args: list[str], io: IO, env: Env) -> int:
+        """``head [-n N] [FILE...]``."""
+        n, files = self._count(args)
+        lines = self._inputs(files, io, env).splitlines(keepends=True)
+        io.out(b"".join(lines[:n]))
+        return 0
+
+    def tail(self, args: list[str], io: IO, env: Env) -> int:
+        """``tail [-n N] [FILE...]``."""
+        n, files = self._count(args)
+        lines = self._inputs(files, io, env).splitlines(keepends=True)
+        io.out(b"".join(lines[-n:] if n else []))
+        return 0
+
+    def wc(self, args: list[str], io: IO, env: Env) -> int:
+        """``wc [-l|-w|-c] [FILE...]``."""
+        flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
+        data = self._inputs([a for a in args if not a.startswith("-") or a == "-"], io, env)
+        counts = {"l": data.count(b"\n"), "w": len(data.split()), "c": len(data)}
+        shown = [str(counts[k]) for k in "lwc" if k in flags] or \
+            [str(counts[k]) for k in "lwc"]
+        io.out(" ".join(shown) + "\n")
+        return 0
+
+    # -- small system commands ---------------------------------------------------------------
+    def id(self, args: list[str], io: IO, env: Env) -> int:
+        """``id``: the shell user."""
+        io.out("uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0\n")
+        return 0
+
+    def whoami(self, args: list[str], io: IO, env: Env) -> int:
+        """``whoami``."""
+        io.out("shell\n")
+        return 0
+
+    def uname(self, args: list[str], io: IO, env: Env) -> int:
+        """``uname [-a]``."""
+        io.out("Linux localhost 6.1.0-phoneworld #1 SMP PREEMPT aarch64 Toybox\n"
+               if "-a" in args else "Linux\n")
+        return 0
+
+    def date(self, args: list[str], io: IO, env: Env) -> int:
+        """``date``: the phone's clock (it does not run)."""
+        world = getattr(self.device, "world", None)
+        try:
+            t = dt.datetime.fromisoformat(world.clock)  # type: ignore[union-attr]
+        except (AttributeError, TypeError, ValueError):
+            t = dt.datetime(2026, 3, 14, 10, 30)
+        if args and args[0] == "+%s":
+            io.out(f"{int(t.replace(tzinfo=dt.timezone.utc).timestamp())}\n")
+        else:
+            io.out(t.strftime("%a %b %d %H:%M:%S UTC %Y") + "\n")
+        return 0
+
+    def sleep(self, args: list[str], io: IO, env: Env) -> int:
+        """``sleep N``: returns at once (the phone's clock does not run, and nothing on it
+        happens by itself)."""
+        if len(args) != 1:
+            raise UsageError("usage: sleep SECONDS")
+        _num(args[0], "sleep")
+        return 0
+
+    def printf(self, args: list[str], io: IO, env: Env) -> int:
+        """``printf FORMAT [ARG...]``: ``%s``, ``%d``, ``%%`` and ``\\n``/``\\t`` escapes."""
+        if not args:
+            raise UsageError("usage: printf FORMAT [ARG...]")
+        fmt = args[0].replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\")
+        values = iter(args[1:])
+        out = re.sub(r"%([sd%])", lambda m: "%" if m.group(1) == "%"
+                     else str(next(values, "" if m.group(1) == "s" else "0")), fmt)
+        io.out(out)
+        return 0
+
+
+def _hash_handler(commands: PhoneCommands, algo: str) -> Handler:
+    def run(args: list[str], io: IO, env: Env) -> int:
+        code = 0
+        for p in args or ["-"]:
+            try:
+                data = io.stdin if p == "-" else commands.storage.read(commands._path(p, env))
+            except StorageError as e:
+                io.err(f"{algo}sum: {p}: {str(e).split(': ', 1)[-1]}\n")
+                code = 1
+                continue
+            io.out(f"{hashlib.new(algo, data).hexdigest()}  {p}\n")
+        return code
+
+    return run
+
+
+def _sort_key(v: Any) -> tuple[int, Any]:
+    try:
+        return (0, float(v))
+    except (TypeError, ValueError):
+        return (1, str(v))
+
+
+def android_text(text: str) -> str:
+    """What ``input text`` types for its argument: every ``%s`` becomes a space (as Android's
+    ``Input.sendText`` does); everything else is typed as given."""
+    return text.replace("%s", " ")
+
+
+def keycode(text: str) -> int:
+    """A key code from ``66``, ``KEYCODE_ENTER`` or ``ENTER`` (``UsageError`` otherwise)."""
+    if text.isdigit():
+        return int(text)
+    name = text.upper().removeprefix("KEYCODE_")
+    if name in KEYCODES:
+        return KEYCODES[name]
+    raise UsageError(f"Error: Unknown keycode: {text}")
