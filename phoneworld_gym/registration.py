@@ -35,6 +35,12 @@ def register_envs() -> None:
             continue
         gym.register(id=env_id, entry_point=ENTRY_POINT, kwargs=kwargs,
                      disable_env_checker=False)
+    # PhoneEnv whose phone android_env runs: kwarg android_env= an AndroidEnv or an
+    # AndroidEnvConfig; without it PhoneWorld itself behind android_env (needs android-env)
+    if "PhoneWorld/AndroidEnv-v0" not in gym.registry:
+        gym.register(id="PhoneWorld/AndroidEnv-v0",
+                     entry_point="phoneworld_gym.real_device.android_env_device:make_phone_env",
+                     disable_env_checker=False)
 
 
 def catalogue_markdown() -> str:
