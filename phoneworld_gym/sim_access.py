@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from phoneworld_gym.app import App
     from phoneworld_gym.world import World
 
-#: the phone's own providers, kept in ``world.system``
+#: the phone's own providers, kept in ``world.system`` unless an installed app serves the
+#: table (a Messages app serving ``sms``, a Clock app serving ``alarms``): then it owns them
 SYSTEM_TABLES = ("sms", "calendar", "alarms", "files")
 _SETTING_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 _FILE_PATH = re.compile(r"^/sdcard/[^\x00]{1,512}$")
@@ -57,12 +58,12 @@ class PhoneWorldProbe:
             if ns not in SETTINGS_NAMESPACES:
                 raise Unsupported(f"no settings namespace {ns!r}; have {SETTINGS_NAMESPACES}")
             return [{"_id": k, "value": v} for k, v in sorted(w.settings.get(ns, {}).items())]
-        if table in SYSTEM_TABLES:
+        app = self._owner(table)
+        if table in SYSTEM_TABLES and app is None:
             rows = w.system.get(table, [])
             if table == "files":
                 return [{k: r[k] for k in ("_id", "size", "sha256")} for r in rows]
             return copy.deepcopy(rows)
-        app = self._owner(table)
         if app is None:
             if table in COMMON_TABLES:
                 return []  # the provider exists on every phone, empty without its app
@@ -133,9 +134,12 @@ class SimWriteVerbs:
                              f"columns: {sorted(allowed)}")
         return {k: copy.deepcopy(v) for k, v in row.items()}
 
+    def _served_by_system(self, table: str) -> bool:
+        return table in SYSTEM_TABLES and not any(table in a.writers for a in self.apps.values())
+
     def insert(self, table: str, row: Row) -> Any:
         clean = self._check_row(table, row) if table in COMMON_TABLES else row
-        if table in SYSTEM_TABLES:
+        if self._served_by_system(table):
             rows = self._system_rows(table)
             rid = max((int(r["_id"]) for r in rows), default=0) + 1
             rows.append({"_id": rid, **clean})
@@ -148,7 +152,7 @@ class SimWriteVerbs:
 
     def update(self, table: str, row_id: Any, values: Row) -> None:
         clean = self._check_row(table, values) if table in COMMON_TABLES else values
-        if table in SYSTEM_TABLES:
+        if self._served_by_system(table):
             rows = self._system_rows(table)
             row = next((r for r in rows if r["_id"] == row_id), None)
             if row is None:
@@ -160,7 +164,7 @@ class SimWriteVerbs:
         self.invalidate()
 
     def delete(self, table: str, row_id: Any) -> None:
-        if table in SYSTEM_TABLES:
+        if self._served_by_system(table):
             rows = self._system_rows(table)
             if not any(r["_id"] == row_id for r in rows):
                 raise ValueError(f"no {table} row with _id {row_id!r}")
