@@ -219,6 +219,18 @@ class Ctx:
             raise KeyError(f"{self.app.name} has no screen {screen!r}")
 
     # -- system services -----------------------------------------------------------------
+    def query(self, table: str) -> list[dict[str, Any]]:
+        """Rows of a common table served by another app or the phone (``contacts``, ``sms``,
+        ...), as a ContentResolver gives them: how a Messages app shows contact names without
+        importing Contacts. Read-only copies; ``[]`` when nothing installed serves it."""
+        import copy
+
+        for app in _APPS.values():
+            fn = app.providers.get(table)
+            if fn is not None and app.name in self.world.stores:
+                return copy.deepcopy(fn(self.world.stores[app.name]))
+        return copy.deepcopy(self.world.system.get(table, []))
+
     def notify(self, title: str, text: str, screen: str | None = None, **args: Any) -> None:
         """Post a notification; tapping it in the shade opens ``screen`` with ``args``."""
         post(self.world, self.app, {"title": title, "text": text, "screen": screen,
