@@ -1,0 +1,185 @@
+"""Clock data: alarms (served as the common ``alarms`` table with Android's columns), world
+clock cities, the timer and the stopwatch.
+
+An alarm is ``{"id", "hour" (0..23), "minutes", "label", "enabled" (bool), "days"}`` where
+``days`` is a list of two-letter day codes in week order (``["MO", "WE"]``; empty for a
+one-time alarm). The ``alarms`` rows carry ``days`` as the codes joined with commas
+(``"MO,WE"``), ``enabled`` as 0/1, ordered by ``_id`` (a time change never reorders rows).
+
+The phone's clock is frozen, so the timer and the stopwatch never advance: Start and Pause
+change their state (and the buttons), not the digits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.app import TableWriter
+from phoneworld_gym.life import Life
+
+DAYS: tuple[str, ...] = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+#: one-letter chips, as the Clock app shows them, Sunday first
+CHIPS: tuple[tuple[str, str, str], ...] = (
+    ("SU", "S", "Sunday"), ("MO", "M", "Monday"), ("TU", "T", "Tuesday"),
+    ("WE", "W", "Wednesday"), ("TH", "T", "Thursday"), ("FR", "F", "Friday"),
+    ("SA", "S", "Saturday"))
+DAY_NAMES = {code: name for code, _, name in CHIPS}
+
+#: world clock cities: name -> (offset from the phone's zone in minutes on 2026-03-14, country)
+CITIES: dict[str, tuple[int, str]] = {
+    "Auckland": (780, "New Zealand"), "Berlin": (60, "Germany"), "Cairo": (120, "Egypt"),
+    "Chicago": (-300, "United States"), "Dubai": (240, "United Arab Emirates"),
+    "Hong Kong": (480, "China"), "Honolulu": (-600, "United States"),
+    "London": (0, "United Kingdom"), "Los Angeles": (-420, "United States"),
+    "Mexico City": (-360, "Mexico"), "Moscow": (180, "Russia"), "Mumbai": (330, "India"),
+    "New York": (-240, "United States"), "Paris": (60, "France"),
+    "São Paulo": (-180, "Brazil"), "Seoul": (540, "South Korea"),
+    "Singapore": (480, "Singapore"), "Sydney": (660, "Australia"),
+    "Tokyo": (540, "Japan"), "Toronto": (-240, "Canada"),
+}
+TIMER_DEFAULT = 300  # seconds
+
+
+def days_text(days: list[str]) -> str:
+    """How a card states its repeat days: Not scheduled / Every day / Weekdays / Mon, Wed."""
+    ds = [d for d in DAYS if d in days]
+    if not ds:
+        return "Not scheduled"
+    if len(ds) == 7:
+        return "Every day"
+    if ds == list(DAYS[:5]):
+        return "Weekdays"
+    if ds == ["SA", "SU"]:
+        return "Weekends"
+    return ", ".join(DAY_NAMES[d][:3] for d in ds)
+
+
+def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
+    """Four to six alarms at plausible times (a weekday wake-up, a weekend one, a gym or
+    medicine reminder, a one-off about someone from the life), one or two world clocks."""
+    friend = life.people[int(rng.integers(len(life.people)))].first if life.people else "Sam"
+    wake_h, wake_m = int(rng.choice([5, 6, 6, 7, 7, 8])), int(rng.choice([0, 15, 30, 45]))
+    pool: list[tuple[int, int, str, bool, list[str]]] = [
+        (wake_h, wake_m, "Wake up", True, list(DAYS[:5])),
+        (int(rng.choice([8, 9, 10])), int(rng.choice([0, 30])), "", bool(rng.random() < 0.6),
+         ["SA", "SU"]),
+        (int(rng.choice([5, 6, 17, 18])), int(rng.choice([0, 10, 20, 40, 50])), "Gym",
+         bool(rng.random() < 0.7), ["MO", "WE", "FR"]),
+        (int(rng.choice([20, 21, 22])), int(rng.choice([0, 15, 30, 45])), "Take medicine",
+         True, list(DAYS)),
+        (int(rng.integers(11, 20)), int(rng.choice([0, 5, 25, 35, 55])), f"Call {friend}",
+         bool(rng.random() < 0.5), []),
+        (int(rng.integers(12, 17)), int(rng.choice([0, 30])), "Pick up laundry", False,
+         [DAYS[int(rng.integers(7))]]),
+    ]
+    keep = sorted(rng.choice(len(pool), size=int(rng.integers(4, 7)), replace=False))
+    alarms = []
+    for i, k in enumerate(keep):
+        h, m, label, on, days = pool[int(k)]
+        alarms.append({"id": i + 1, "hour": h, "minutes": m, "label": label, "enabled": on,
+                       "days": days})
+    names = sorted(CITIES)
+    cities = sorted(str(c) for c in rng.choice(names, size=int(rng.integers(1, 3)),
+                                                 replace=False))
+    return {"alarms": alarms, "next_id": len(alarms) + 1, "cities": cities,
+            "timer": {"seconds": TIMER_DEFAULT, "state": "reset"},
+            "stopwatch": {"state": "reset", "laps": 0}}
+
+
+def sorted_alarms(store: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted(store["alarms"], key=lambda a: (a["hour"], a["minutes"], a["id"]))
+
+
+def find(store: dict[str, Any], aid: int) -> dict[str, Any] | None:
+    return next((a for a in store["alarms"] if a["id"] == aid), None)
+
+
+def add(store: dict[str, Any], hour: int, minutes: int, label: str = "", enabled: bool = True,
+        days: list[str] | None = None) -> dict[str, Any]:
+    a = {"id": store["next_id"], "hour": hour, "minutes": minutes, "label": label,
+         "enabled": enabled, "days": [d for d in DAYS if d in (days or [])]}
+    store["alarms"].append(a)
+    store["next_id"] += 1
+    return a
+
+
+def delete(store: dict[str, Any], aid: int) -> None:
+    store["alarms"] = [a for a in store["alarms"] if a["id"] != aid]
+
+
+# -- tables --------------------------------------------------------------------------------
+def alarm_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``alarms`` rows (Android columns), by ``_id``."""
+    return [{"_id": a["id"], "hour": a["hour"], "minutes": a["minutes"], "label": a["label"],
+             "enabled": 1 if a["enabled"] else 0, "days": ",".join(a["days"])}
+            for a in sorted(store["alarms"], key=lambda a: a["id"])]
+
+
+def city_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"_id": c, "offset_minutes": CITIES[c][0]} for c in store["cities"]]
+
+
+def timer_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    t, s = store["timer"], store["stopwatch"]
+    return [{"_id": "timer", "seconds": t["seconds"], "state": t["state"]},
+            {"_id": "stopwatch", "seconds": 0, "state": s["state"], "laps": s["laps"]}]
+
+
+def _days(v: Any) -> list[str]:
+    if isinstance(v, (list, tuple)):
+        parts = [str(x) for x in v]
+    else:
+        parts = [p for p in str(v).replace(" ", "").split(",") if p]
+    parts = [p.upper() for p in parts]
+    bad = [p for p in parts if p not in DAYS]
+    if bad:
+        raise ValueError(f"alarms: days must be codes from {DAYS} joined by commas, got {v!r}")
+    return [d for d in DAYS if d in parts]
+
+
+def _fields(values: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for col, v in values.items():
+        if col == "hour":
+            if not (isinstance(v, int) and 0 <= v <= 23):
+                raise ValueError(f"alarms: hour must be an int 0..23, got {v!r}")
+            out["hour"] = int(v)
+        elif col == "minutes":
+            if not (isinstance(v, int) and 0 <= v <= 59):
+                raise ValueError(f"alarms: minutes must be an int 0..59, got {v!r}")
+            out["minutes"] = int(v)
+        elif col == "label":
+            out["label"] = str(v)
+        elif col == "enabled":
+            out["enabled"] = bool(int(v))
+        elif col == "days":
+            out["days"] = _days(v)
+        else:
+            raise ValueError(f"alarms has no writable column {col!r}")
+    return out
+
+
+def _insert(store: dict[str, Any], row: dict[str, Any]) -> int:
+    f = _fields({k: v for k, v in row.items() if k != "_id"})
+    if "hour" not in f or "minutes" not in f:
+        raise ValueError("an alarm needs hour and minutes")
+    return int(add(store, f["hour"], f["minutes"], f.get("label", ""), f.get("enabled", True),
+                   f.get("days", []))["id"])
+
+
+def _update(store: dict[str, Any], row_id: Any, values: dict[str, Any]) -> None:
+    a = find(store, int(row_id))
+    if a is None:
+        raise ValueError(f"no alarms row with _id {row_id!r}")
+    a.update(_fields(values))
+
+
+def _delete(store: dict[str, Any], row_id: Any) -> None:
+    if find(store, int(row_id)) is None:
+        raise ValueError(f"no alarms row with _id {row_id!r}")
+    delete(store, int(row_id))
+
+
+WRITER = TableWriter(insert=_insert, update=_update, delete=_delete)
