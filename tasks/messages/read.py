@@ -1,0 +1,116 @@
+"""Messages information-retrieval tasks: the answer is read off the conversations, the right
+one comes from the start state's ``sms`` rows (opening a conversation with nothing unread
+changes nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
+from phoneworld_gym.oracle import elements
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.messages.common import (
+    INBOX,
+    choice,
+    key,
+    last_received,
+    open_thread,
+    texters,
+    thread,
+    to_list,
+)
+
+
+@register_task
+class MessagesLastFrom(Task):
+    """Read the newest message a contact sent (the conversation has nothing unread). The
+    answer may quote it or say it in a sentence; quoting another message fails."""
+
+    id = "MessagesLastFrom"
+    apps = ("messages",)
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 3
+    answer_matcher = StringMatch(contains=True)
+    params_schema = {"name": str, "number": str}
+    template = "What did {name} text me last?"
+    paraphrases = {
+        "train": (
+            "What was the last message {name} sent me?",
+            "Tell me what {name}'s most recent text says.",
+        ),
+        "test": (
+            "I forgot what {name} wrote in their latest text to me. What was it?",
+            "Check my messages: what's the newest thing {name} said to me?",
+        ),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        c = choice(rng, texters(probe, received=True))
+        return {"name": c["display_name"], "number": c["number"]}
+
+    def expected_answer(self, device: Device) -> Any:
+        rows = self.before("sms")
+        got = [r for r in thread(rows, self.params["number"]) if r["type"] == INBOX]
+        return Expected(got[-1]["body"], candidates=sorted({r["body"] for r in rows}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_thread(device, self.params["name"])
+        yield Action("answer", text=last_received(device))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Quotes the conversation's newest message from anyone but them (the owner's own
+        last text, or an older one of theirs)."""
+        rows = thread(self.before("sms"), self.params["number"])
+        got = [r for r in rows if r["type"] == INBOX]
+        wrong = next(r["body"] for r in reversed(rows) if r["body"] != got[-1]["body"])
+        yield Action("answer", text=wrong)
+
+
+@register_task
+class MessagesCountUnread(Task):
+    """Count the conversations that have unread messages (shown in bold in the list).
+
+    Fewer goals: the template has no params; the count varies with the seed."""
+
+    id = "MessagesCountUnread"
+    apps = ("messages",)
+    category = "information-retrieval"
+    difficulty = "medium"
+    optimal_steps = 2
+    answer_matcher = NumberMatch()
+    template = "How many of my text conversations have unread messages?"
+    paraphrases = {
+        "train": (
+            "How many unread conversations do I have in Messages?",
+            "Count the message threads I haven't read yet.",
+        ),
+        "test": (
+            "In my texts, how many chats are still unread?",
+            "Tell me the number of conversations with new messages I haven't opened.",
+        ),
+    }
+
+    def expected_answer(self, device: Device) -> Any:
+        rows = self.before("sms")
+        return len({key(r["address"]) for r in rows if r["type"] == INBOX and not r["read"]})
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from to_list(device)
+        n = sum(1 for e in elements(device) if (e.resource_id or "").endswith("/conversation")
+                and ", unread, " in (e.content_description or ""))
+        yield Action("answer", text=str(n))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Counts the unread messages instead of the conversations (or one too many)."""
+        rows = self.before("sms")
+        unread = [r for r in rows if r["type"] == INBOX and not r["read"]]
+        n = len(unread)
+        right = len({key(r["address"]) for r in unread})
+        yield Action("answer", text=str(n if n != right else right + 1))
