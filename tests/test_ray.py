@@ -223,23 +223,28 @@ def test_step_timeout_counts_a_silent_worker_as_dead(tmp_path):
 
 
 def test_collect_episodes_cuts_whole_episodes():
-    """A trainer's view: whole episodes, each with its task, actions and final info."""
+    """A trainer's view: whole episodes, each with its task, actions and final info; the same
+    episodes from a RayVectorEnv as from a sync vector env."""
+    def policy(observations: list[dict], infos: list[dict]) -> list[Any]:
+        return [DONE if info["steps"] >= 1 + slot else WAIT for slot, info in enumerate(infos)]
+
+    sync = gymnasium.make_vec("PhoneWorld/Contacts-v0", num_envs=2, vectorization_mode="sync",
+                              obs_mode="a11y")
     remote = RayVectorEnv("PhoneWorld/Contacts-v0", 2, obs_mode="a11y", **SMALL)
     try:
-        def policy(observations: list[dict], infos: list[dict]) -> list[Any]:
-            return [{"action_type": "status", "goal_status": "complete"}
-                    if info["steps"] >= 1 + slot else {"action_type": "wait"}
-                    for slot, info in enumerate(infos)]
-
         episodes = collect_episodes(remote, policy, 5, seed=SEED, keep_observations=True)
-        assert len(episodes) == 5 and {e.slot for e in episodes} == {0, 1}
-        for e in episodes:
-            assert len(e.actions) == e.slot + 2 == len(e.rewards) == len(e.observations) - 1
-            assert e.terminated and not e.truncated and e.worker_error == ""
-            assert e.final_info["task"] == e.first_info["task"]
-            assert e.final_info["steps"] == len(e.actions)
+        expected = collect_episodes(sync, policy, 5, seed=SEED)
     finally:
         remote.close()
+        sync.close()
+    assert len(episodes) == 5 and {e.slot for e in episodes} == {0, 1}
+    for e, x in zip(episodes, expected, strict=True):
+        assert len(e.actions) == e.slot + 2 == len(e.rewards) == len(e.observations) - 1
+        assert e.terminated and not e.truncated and e.worker_error == ""
+        assert e.final_info["task"] == e.first_info["task"]
+        assert e.final_info["steps"] == len(e.actions)
+        assert (e.slot, e.first_info, e.final_info, e.rewards) == (
+            x.slot, x.first_info, x.final_info, x.rewards)
 
 
 # -- DevicePool ------------------------------------------------------------------------------
