@@ -1,0 +1,141 @@
+"""Shared pieces of the Calendar tasks: the ``calendar`` provider rows (CalendarContract
+columns ``_id``, ``title``, ``dtstart``/``dtend`` in ms since the epoch, ``eventLocation``,
+``description``), the phone's day, and the usual UI paths (the Schedule tab, the editor and
+its date picker).
+
+The phone's clock is 2026-03-14 10:30 and its time zone UTC, so a ``dtstart`` is the wall time
+the app shows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
+
+TODAY = dt.date(2026, 3, 14)
+
+#: titles of events a task asks to create (none of them is seeded)
+NEW_TITLES: tuple[str, ...] = (
+    "Piano lesson", "Haircut", "Book club", "Car service", "Parent-teacher meeting",
+    "Vet appointment", "Farmers market", "Tennis with the club", "Passport renewal",
+    "Movie night", "Volunteer shift", "Guitar practice", "Bike repair", "Tax advisor",
+    "Language exchange", "Team offsite prep", "Swimming lesson", "Eye exam",
+    "Apartment viewing", "Choir rehearsal", "Pottery class", "Flu shot", "Garden club",
+    "Photography walk",
+)
+NEW_PLACES: tuple[str, ...] = (
+    "Central Library", "Community Center", "Riverside Park", "Main Street Studio",
+    "Town Hall", "Hilltop Cafe", "Union Station", "West End Clinic",
+)
+
+
+def epoch_ms(t: dt.datetime) -> int:
+    return int(round(t.replace(tzinfo=dt.timezone.utc).timestamp() * 1000))
+
+
+def from_ms(ms: int) -> dt.datetime:
+    return dt.datetime.fromtimestamp(int(ms) / 1000, tz=dt.timezone.utc).replace(tzinfo=None)
+
+
+def clock(t: dt.datetime | dt.time) -> str:
+    """"7:30 PM"."""
+    return t.strftime("%I:%M %p").lstrip("0")
+
+
+def day_words(d: dt.date) -> str:
+    """"Thursday, March 19"."""
+    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
+
+
+def full_date(d: dt.date) -> str:
+    """"Thursday, March 19, 2026": a date picker cell's content-desc."""
+    return f"{day_words(d)}, {d.year}"
+
+
+def upcoming(probe: Probe, *, where: str = "") -> list[Row]:
+    """Events from the phone's day on whose title only one event has (so the goal names one
+    event); ``where="location"`` keeps those with a location."""
+    rows = probe.query("calendar")
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["title"].lower()] = counts.get(r["title"].lower(), 0) + 1
+    return [r for r in rows if from_ms(r["dtstart"]).date() >= TODAY
+            and counts[r["title"].lower()] == 1 and (not where or r.get(where))]
+
+
+def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
+    if not rows:
+        raise RuntimeError("no calendar event fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def by_id(rows: list[Row]) -> dict[int, Row]:
+    return {int(r["_id"]): r for r in rows}
+
+
+def other_event(rows: list[Row], eid: int, key: str = "") -> Row:
+    """Another event (the next one in time, with a ``key`` value of its own if asked)."""
+    me = by_id(rows)[eid]
+    pool = sorted((r for r in rows if r["_id"] != eid and (not key or r.get(key)
+                                                            and r[key] != me[key])),
+                  key=lambda r: abs(int(r["dtstart"]) - int(me["dtstart"])))
+    return pool[0]
+
+
+def to_schedule(device: Device) -> Iterator[Action]:
+    """Open Calendar on its Schedule tab."""
+    yield Action("open_app", app_name="Calendar")
+    for _ in range(5):
+        if find(device, desc="Schedule", rid="tab_schedule") is not None:
+            break
+        yield Action("navigate_back")
+    else:
+        raise OracleError("no Schedule tab")
+    if find(device, rid="schedule_list") is None:
+        yield tap(device, desc="Schedule", rid="tab_schedule")
+
+
+def open_event(device: Device, title: str) -> Iterator[Action]:
+    """From anywhere: the schedule, scrolled to the event, opened."""
+    yield from to_schedule(device)
+    yield from scroll_to(device, text=title, rid="event_title")
+    yield tap(device, text=title, rid="event_title")
+
+
+def pick_date(device: Device, day: dt.date) -> Iterator[Action]:
+    """In the editor: open the date picker, step to the month, tap the day, OK."""
+    yield tap(device, rid="start_date")
+    for _ in range(24):
+        shown = text_of(device, rid="month_title") or ""
+        mon, _, year = shown.partition(" ")
+        have = int(year) * 12 + dt.datetime.strptime(mon, "%B").month
+        want = day.year * 12 + day.month
+        if have == want:
+            break
+        yield tap(device, desc="Next month" if want > have else "Previous month")
+    yield tap(device, desc=full_date(day))
+    yield tap(device, text="OK", rid="button1")
+
+
+def fill_times(device: Device, start: dt.time, end: dt.time) -> Iterator[Action]:
+    yield type_into(device, clock(start), rid="start_time")
+    yield type_into(device, clock(end), rid="end_time")
+
+
+def create_event(device: Device, title: str, day: dt.date, start: dt.time, end: dt.time,
+                 location: str = "") -> Iterator[Action]:
+    """Create an event from the Schedule tab's "Create new event" button."""
+    yield from to_schedule(device)
+    yield tap(device, desc="Create new event")
+    yield type_into(device, title, rid="title_field")
+    yield from pick_date(device, day)
+    yield from fill_times(device, start, end)
+    if location:
+        yield type_into(device, location, rid="location_field")
+    yield tap(device, rid="save")
