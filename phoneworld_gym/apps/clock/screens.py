@@ -144,7 +144,8 @@ def _alarm_card(ctx: Ctx, a: dict[str, Any], expanded: bool) -> View:
     kids: list[View] = [head]
     if not expanded:
         kids.append(Row([Text(summary, size=14, color=t.on_surface_variant, flex=1,
-                              rid="summary", max_lines=1),
+                              rid="summary", max_lines=1, on_click=ctx.setter("expanded", aid),
+                              padding=(0, dp(12), 0, dp(12))),
                          w.icon_button("chevron_down", "Expand alarm",
                                        ctx.setter("expanded", aid), rid="arrow", theme=t)]))
     else:
