@@ -3,6 +3,11 @@
 It samples (or is told) a task at each reset, resets the device, sets the task up, and steps
 contract actions through the device. Reward is the verifier's score when the episode ends: the
 agent says ``status`` or ``answer`` (terminated) or the step budget runs out (truncated).
+
+A device that fails during a step (a :class:`~phoneworld_gym.device.DeviceError` other than
+:class:`~phoneworld_gym.device.Unsupported`: an adb phone unplugged, say) ends the episode
+truncated with reward 0, ``info["device_error"]`` saying why and the last observation; the env
+stays usable, and the next ``reset`` reconnects or raises the device's error.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from phoneworld_gym.contract import (
     action_space,
     observation_space,
 )
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, DeviceError, Probe, Unsupported
 from phoneworld_gym.task import Task, all_tasks, get_task
 
 
@@ -119,6 +124,9 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.steps = 0
         self.done = False
         self._last_error = ""
+        #: why the device failed this episode ("" while it works)
+        self._device_error = ""
+        self._last_obs: dict[str, Any] | None = None
 
     # -- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None,
@@ -164,6 +172,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.steps = 0
         self.done = False
         self._last_error = ""
+        self._device_error = ""
         return self._obs(), self._info(success=False)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -172,6 +181,17 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if self.done:
             raise RuntimeError("the episode is over; call reset() to start a new one")
         act = Action.from_any(action)
+        steps = self.steps
+        try:
+            return self._step(act)
+        except Unsupported:
+            raise  # the task asked for something this device lacks: not a device failure
+        except DeviceError as e:
+            self.steps = steps + 1
+            return self._device_failed(e)
+
+    def _step(self, act: Action) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        assert self.task is not None
         error = ""
         if act.action_type not in ("status", "answer"):
             error = self.device.execute(act)
@@ -191,6 +211,20 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             success = reward >= 1.0
             self.done = True
         return self._obs(), reward, terminated, truncated, self._info(success=success)
+
+    def _device_failed(self, e: DeviceError
+                       ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """The device failed mid-step: the episode ends truncated with reward 0, the last
+        observation, and ``info["device_error"]`` (also ``action_error``) saying why."""
+        reason = str(e) or type(e).__name__
+        self.done = True
+        self._device_error = reason
+        self._last_error = f"the device failed: {reason}"
+        obs = copy.deepcopy(self._last_obs) if self._last_obs is not None else \
+            self.observation_space.sample()
+        obs["goal"] = self.goal
+        self._last_obs = obs
+        return obs, 0.0, False, True, self._info(success=False)
 
     def render(self) -> np.ndarray | None:  # type: ignore[override]
         if self.render_mode == "rgb_array":
@@ -220,6 +254,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if self.obs_mode in ("all", "a11y"):
             obs["a11y"] = self.device.a11y_xml()
         obs["goal"] = self.goal
+        self._last_obs = obs
         return obs
 
     def _info(self, *, success: bool) -> dict[str, Any]:
@@ -234,5 +269,8 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             "steps": self.steps,
             "action_error": self._last_error,
             #: why the verifier scored 0 (set when the episode ends), else ""
-            "failure": self.task.failure if self.done else "",
+            "failure": (f"the device failed: {self._device_error}" if self._device_error
+                        else self.task.failure if self.done else ""),
+            #: why the device failed (the episode ended truncated), else ""
+            "device_error": self._device_error,
         }

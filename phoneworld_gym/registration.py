@@ -1,11 +1,17 @@
 """Gymnasium ids generated from the registries: one per app (samples that app's tasks), one per
-task category, ``PhoneWorld/All-v0``, and one per task (``PhoneWorld/<TaskId>-v<N>``)."""
+task category, ``PhoneWorld/All-v0``, and one per task (``PhoneWorld/<TaskId>-v<N>``); and
+the ids that play over adb (:data:`DEVICE_ENV_IDS`, ``PhoneWorld/Device-v0``: the phone given
+by ``serial=``, else a virtual phone of its own), which are not among :func:`env_ids`."""
 
 from __future__ import annotations
 
 import gymnasium as gym
 
 ENTRY_POINT = "phoneworld_gym.env:PhoneEnv"
+#: env ids over an adb phone -> entry point (``serial=`` names the phone)
+DEVICE_ENV_IDS: dict[str, str] = {
+    "PhoneWorld/Device-v0": "phoneworld_gym.real_device.adb_device:make_device_env",
+}
 CATEGORY_IDS = {"cross-app": "CrossApp", "information-retrieval": "InfoRetrieval",
                 "mini-app": "MiniApp"}
 
@@ -29,12 +35,15 @@ def env_ids() -> dict[str, dict[str, object]]:
 
 
 def register_envs() -> None:
-    """Register (idempotently) every PhoneWorld id with Gymnasium."""
+    """Register (idempotently) every PhoneWorld id with Gymnasium, the device ids included."""
     for env_id, kwargs in env_ids().items():
         if env_id in gym.registry:
             continue
         gym.register(id=env_id, entry_point=ENTRY_POINT, kwargs=kwargs,
                      disable_env_checker=False)
+    for env_id, entry_point in DEVICE_ENV_IDS.items():
+        if env_id not in gym.registry:
+            gym.register(id=env_id, entry_point=entry_point, disable_env_checker=False)
     # PhoneEnv whose phone android_env runs: kwarg android_env= an AndroidEnv or an
     # AndroidEnvConfig; without it PhoneWorld itself behind android_env (needs android-env)
     if "PhoneWorld/AndroidEnv-v0" not in gym.registry:

@@ -15,6 +15,8 @@ see ``docs/real-devices.md`` for the list and the differences.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime as dt
 import hashlib
 import io as _io
@@ -48,6 +50,8 @@ TOUCH_SLOP = 21
 #: a still press at least this long is a long press
 LONG_PRESS_MS = 500
 PNG_LEVEL = 1
+#: ``setprop phoneworld.reset SEED`` resets the virtual phone to the world of SEED
+RESET_PROP = "phoneworld.reset"
 
 #: ``input keyevent`` names (without ``KEYCODE_``) -> codes
 KEYCODES: dict[str, int] = {
@@ -554,7 +558,8 @@ class PhoneCommands:
         self.device.invalidate()
 
     def am(self, args: list[str], io: IO, env: Env) -> int:
-        """``am start [-W] [-S] [-a ACTION] ... -n PKG/.Activity``, ``am force-stop PKG``."""
+        """``am start [-W] [-S] [-a ACTION] ... -n PKG/.Activity``, ``am force-stop PKG``,
+        ``am broadcast -a ADB_INPUT_B64 --es msg B64`` (the ADBKeyboard IME)."""
         if not args:
             raise UsageError("usage: am start -n PKG/.Activity | am force-stop PKG")
         sub, rest = args[0], args[1:]
@@ -590,7 +595,46 @@ class PhoneCommands:
                        "exist.\n")
                 return 1
             return 0
+        if sub == "broadcast":
+            return self._broadcast(rest, io)
         raise UsageError(f"Error: am {sub} is not supported on the virtual phone")
+
+    def _broadcast(self, args: list[str], io: IO) -> int:
+        """``am broadcast -a ADB_INPUT_B64 --es msg BASE64`` (or ``ADB_INPUT_TEXT --es msg
+        TEXT``): what the ADBKeyboard IME receives, typing the text (any Unicode) into the
+        focused field, as ``input text`` does (nothing when no field has focus). Other
+        broadcasts reach no receiver."""
+        action, extras = None, {}
+        it = iter(args)
+        for a in it:
+            if a == "-a":
+                action = next(it, None)
+            elif a == "--es":
+                key, value = next(it, None), next(it, None)
+                if key is None or value is None:
+                    raise UsageError("Error: --es needs a key and a value")
+                extras[key] = value
+            elif a in ("-n", "-p", "--user", "-f", "-c", "-d", "-t"):
+                next(it, None)
+            elif a in ("--ei", "--el", "--ez", "--ef", "--eu", "--eia"):
+                next(it, None)
+                next(it, None)
+        io.out(f"Broadcasting: Intent {{ act={action} flg=0x400000"
+               f"{' (has extras)' if extras else ''} }}\n")
+        if action in ("ADB_INPUT_B64", "ADB_INPUT_TEXT") and "msg" in extras:
+            if action == "ADB_INPUT_B64":
+                try:
+                    text = base64.b64decode(extras["msg"], validate=True).decode("utf-8")
+                except (binascii.Error, ValueError):
+                    io.out("Broadcast completed: result=0\n")
+                    io.err("ADB_INPUT_B64: msg is not base64 of UTF-8 text\n")
+                    return 1
+            else:
+                text = extras["msg"]
+            if text:
+                self._type(text)
+        io.out("Broadcast completed: result=0\n")
+        return 0
 
     def monkey(self, args: list[str], io: IO, env: Env) -> int:
         """``monkey -p PKG [-c CATEGORY] 1``: open the app (what ``adbutils.app_start``
@@ -652,7 +696,22 @@ class PhoneCommands:
         return 0
 
     def setprop(self, args: list[str], io: IO, env: Env) -> int:
-        """Properties are read-only on the virtual phone."""
+        """Properties are read-only on the virtual phone, but for one vendor property:
+        ``setprop phoneworld.reset SEED`` resets the phone to the world of ``SEED`` (what
+        ``AdbDevice.reset`` sends so that an episode over adb starts where the same episode
+        on PhoneWorld does; a real phone refuses it). ``ro.phoneworld.seed`` then reads
+        ``SEED``."""
+        if len(args) == 2 and args[0] == RESET_PROP:
+            if not args[1].isdigit() or int(args[1]) >= 2**63:
+                raise UsageError(f"Failed to set property '{RESET_PROP}' to '{args[1]}': "
+                                 "the seed is an integer in [0, 2**63)")
+            seed = int(args[1])
+            self.device.reset(seed)
+            self.storage.scratch.clear()
+            self.storage.made_dirs.clear()
+            self._png = None
+            self.props["ro.phoneworld.seed"] = str(seed)
+            return 0
         raise UsageError(f"Failed to set property '{args[0] if args else ''}': not permitted")
 
     def _delete_setting(self, ns: str, key: str) -> int:
