@@ -111,6 +111,21 @@ def test_date_picker_attributes_and_month_stepping(phone):
         ("Haircut", int(start.timestamp() * 1000), 45 * 60_000)
 
 
+def test_time_picker_fills_a_time_field(phone):
+    phone.execute(Action("open_app", app_name="Calendar"))
+    phone.execute(tap(phone, desc="Create new event"))
+    phone.execute(tap(phone, desc="Pick end time"))
+    phone.execute(type_into(phone, "13", rid="material_hour_text_input"))
+    phone.execute(tap(phone, rid="material_timepicker_ok_button"))
+    assert text_of(phone, rid="error") == "Enter a valid time"
+    phone.execute(type_into(phone, "8", rid="material_hour_text_input"))
+    phone.execute(type_into(phone, "45", rid="material_minute_text_input"))
+    phone.execute(tap(phone, rid="material_clock_period_pm_button"))
+    phone.execute(tap(phone, rid="material_timepicker_ok_button"))
+    assert text_of(phone, rid="end_time") == "8:45 PM"
+    assert find(phone, rid="material_timepicker_container") is None
+
+
 def test_calendar_tabs_are_selected_tabs(phone):
     phone.execute(Action("open_app", app_name="Calendar"))
     root = ET.fromstring(phone.a11y_xml())

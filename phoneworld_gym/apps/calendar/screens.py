@@ -10,7 +10,7 @@ from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.calendar import store as cs
-from phoneworld_gym.ui import pickers
+from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
@@ -296,6 +296,15 @@ def edit(ctx: Ctx) -> View | Page:
         ctx.state["pick_ym"] = (day.year, day.month)
         ctx.state["_dialog"] = "date"
 
+    def open_clock(which: str, current: str) -> Handler:
+        def h() -> None:
+            hm = parse_time(current) or (s0.hour, s0.minute)
+            f = ctx.state.setdefault("_fields", {})
+            f["tp_hour"], f["tp_minute"] = str(hm[0] % 12 or 12), f"{hm[1]:02d}"
+            ctx.state.update(tp_which=which, tp_pm=hm[0] >= 12, tp_error="", _dialog="time")
+
+        return h
+
     date_row = Row([Icon("calendar", size=20, box=40, color=ctx.theme.on_surface_variant,
                          in_dump=False),
                     Text(f"{day.strftime('%a')}, {day.strftime('%b')} {day.day}, {day.year}",
@@ -309,8 +318,12 @@ def edit(ctx: Ctx) -> View | Page:
         date_row,
         Row([w.text_field("start", start_s, on_text=on_start, label="Start time",
                           rid="start_time", flex=1),
+             w.icon_button("clock", "Pick start time", open_clock("start", start_s),
+                           rid="pick_start_time", theme=ctx.theme),
              w.text_field("end", end_s, on_text=on_end, label="End time", rid="end_time",
-                          flex=1)], gap=dp(12)),
+                          flex=1),
+             w.icon_button("clock", "Pick end time", open_clock("end", end_s),
+                           rid="pick_end_time", theme=ctx.theme)], gap=dp(4)),
         w.text_field("location", loc, on_text=on_loc, label="Add location",
                      rid="location_field"),
         w.text_field("description", desc, on_text=on_desc, label="Add description",
@@ -319,7 +332,8 @@ def edit(ctx: Ctx) -> View | Page:
     offset, on_scroll = ctx.scroll()
     body = Column([
         w.app_bar("Edit event" if existing else "New event", on_back=ctx.pop, theme=ctx.theme,
-                  actions=[w.button("Save", save, rid="save", theme=ctx.theme)]),
+                  actions=[w.button("Save", save, rid="save", theme=ctx.theme),
+                           View(width=dp(8), in_dump=False)]),
         Scroll(fields, gap=dp(16), offset=offset, on_scroll=on_scroll,
                padding=(w.MARGIN, dp(8), w.MARGIN, dp(8)), cls="android.widget.ScrollView"),
     ], bg=ctx.theme.surface)
@@ -341,4 +355,25 @@ def edit(ctx: Ctx) -> View | Page:
         dlg = pickers.date_picker(year=py, month=pm, selected=pick, on_pick=on_pick,
                                   on_month=on_month, on_ok=ok, on_cancel=ctx.close_dialog,
                                   today=today(ctx), theme=ctx.theme)
+    if ctx.dialog == "time":
+        hour, on_hour = ctx.field("tp_hour")
+        minute, on_minute = ctx.field("tp_minute")
+        pm = bool(ctx.state.get("tp_pm"))
+        which = ctx.state.get("tp_which", "start")
+
+        def period(is_pm: bool) -> Handler:
+            return ctx.setter("tp_pm", is_pm)
+
+        def time_ok() -> None:
+            hm = controls.parse_time(hour, minute, pm)
+            if hm is None:
+                ctx.state["tp_error"] = "Enter a valid time"
+                return
+            ctx.state.setdefault("_fields", {})[which] = controls.time_text(*hm)
+            ctx.close_dialog()
+
+        dlg = controls.time_picker(hour, on_hour, minute, on_minute, pm, period, time_ok,
+                                   ctx.close_dialog, key="tp",
+                                   title="Start time" if which == "start" else "End time",
+                                   error=ctx.state.get("tp_error", ""), theme=ctx.theme)
     return Page(body, dialog=dlg)
