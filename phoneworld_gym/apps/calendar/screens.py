@@ -356,8 +356,8 @@ def edit(ctx: Ctx) -> View | Page:
                                   on_month=on_month, on_ok=ok, on_cancel=ctx.close_dialog,
                                   today=today(ctx), theme=ctx.theme)
     if ctx.dialog == "time":
-        hour, on_hour = ctx.field("tp_hour")
-        minute, on_minute = ctx.field("tp_minute")
+        tp_hour, on_hour = ctx.field("tp_hour")
+        tp_minute, on_minute = ctx.field("tp_minute")
         pm = bool(ctx.state.get("tp_pm"))
         which = ctx.state.get("tp_which", "start")
 
@@ -365,14 +365,14 @@ def edit(ctx: Ctx) -> View | Page:
             return ctx.setter("tp_pm", is_pm)
 
         def time_ok() -> None:
-            hm = controls.parse_time(hour, minute, pm)
+            hm = controls.parse_time(tp_hour, tp_minute, pm)
             if hm is None:
                 ctx.state["tp_error"] = "Enter a valid time"
                 return
             ctx.state.setdefault("_fields", {})[which] = controls.time_text(*hm)
             ctx.close_dialog()
 
-        dlg = controls.time_picker(hour, on_hour, minute, on_minute, pm, period, time_ok,
+        dlg = controls.time_picker(tp_hour, on_hour, tp_minute, on_minute, pm, period, time_ok,
                                    ctx.close_dialog, key="tp",
                                    title="Start time" if which == "start" else "End time",
                                    error=ctx.state.get("tp_error", ""), theme=ctx.theme)
