@@ -210,10 +210,14 @@ def time_picker(hour: str, on_hour: Callable[[str], None], minute: str,
                 theme: Theme = DEFAULT_THEME) -> Column:
     """The Material 3 time picker in its keyboard-input mode, as a dialog: hour and minute
     fields (``EditText`` s with rids ``material_hour_text_input`` and
-    ``material_minute_text_input``), an AM/PM toggle (``material_clock_period_am_button`` /
-    ``_pm_button``, checkable), Cancel and OK. ``key`` prefixes the fields' focus keys."""
+    ``material_minute_text_input``, two characters at most), an AM/PM toggle
+    (``material_clock_period_am_button`` / ``_pm_button``, checkable), Cancel and OK.
+    ``key`` prefixes the fields' focus keys."""
     def field(k: str, value: str, on_text: Callable[[str], None], rid: str, hint: str) -> View:
-        f = TextField(f"{key}_{k}", value, on_text=on_text, rid=rid, hint=hint, size=40,
+        def two(v: str) -> None:  # maxLength 2, as the picker's fields have
+            on_text(v[:2])
+
+        f = TextField(f"{key}_{k}", value, on_text=two, rid=rid, hint=hint, size=40,
                       outlined=False, width=dp(96), height=dp(80), bg=theme.surface_high,
                       radius=dp(8), desc=hint)
         return Column([f, Text(hint, size=12, color=theme.on_surface_variant, in_dump=False)],
