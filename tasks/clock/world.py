@@ -9,7 +9,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.oracle import find, tap, type_into
+from phoneworld_gym.oracle import tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.clock.common import to_alarms
 from phoneworld_gym.validators import added
@@ -52,7 +52,7 @@ class ClockAddCity(Task):
         yield tap(device, rid="nav_clock")
         yield tap(device, desc="Add city")
         yield type_into(device, city, rid="search_src_text")
-        yield tap(device, text=city, rid="city_title")
+        yield tap(device, text=city, cls="CheckBox")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._add(device, self.params["city"])
@@ -64,6 +64,4 @@ class ClockAddCity(Task):
         i = CITIES.index(self.params["city"])
         other = next(c for c in CITIES[i + 1:] + CITIES[:i] if c not in have)
         yield from self._add(device, other)
-        if find(device, rid="search_src_text") is not None:
-            yield Action("navigate_back")
         yield Action("status", goal_status="complete")

@@ -231,16 +231,19 @@ def clock(ctx: Ctx) -> Page:
 
 
 def cities(ctx: Ctx) -> View:
-    """Pick a city to add to the world clock (search by name or country)."""
+    """Pick cities for the world clock (search by name or country): a checkbox per city,
+    checked when it is shown; a tap adds or removes it."""
     t = ctx.theme
     query, on_query = ctx.field("search")
     q = query.strip().lower()
 
-    def add(city: str) -> Handler:
+    def toggle(city: str) -> Handler:
         def h() -> None:
-            if city not in ctx.store["cities"]:
-                ctx.store["cities"].append(city)
-            ctx.pop()
+            shown = ctx.store["cities"]
+            if city in shown:
+                shown.remove(city)
+            else:
+                shown.append(city)
 
         return h
 
@@ -250,11 +253,14 @@ def cities(ctx: Ctx) -> View:
         offset, country = cs.CITIES[city]
         if q and q not in city.lower() and q not in country.lower():
             continue
-        added = city in ctx.store["cities"]
-        rows.append(w.list_item(city, subtitle=country, rid="city",
-                                trailing=Text(_city_time(now, offset)[0], size=14,
-                                              color=t.on_surface_variant),
-                                on_click=None if added else add(city), theme=t))
+        box = c.checkbox(city, city in ctx.store["cities"], toggle(city), rid="city", theme=t)
+        box.flex = 1
+        rows.append(Row([
+            box,
+            Text(_city_time(now, offset)[0], size=14, color=t.on_surface_variant,
+                 rid="city_time"),
+        ], gap=dp(8), padding=(dp(8), dp(4), dp(16), dp(4)), rid="city_row",
+            cls="android.widget.LinearLayout"))
     if not rows:
         rows.append(Text("No matching cities", size=16, color=t.on_surface_variant,
                          padding=(dp(16), dp(24), dp(16), 0), rid="empty"))
