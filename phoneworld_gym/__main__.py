@@ -140,14 +140,19 @@ def _arg_parser() -> argparse.ArgumentParser:
                     help="TCP port, 0 for a free one (default 6520; avoid 5555-5585, which "
                          "adb scans for emulators)")
     sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--profile", choices=("clean", "field"), default="clean",
+                    help="clean: the tidy PhoneWorld phone (default); field: a less tidy one, "
+                         "as real phones are (seeded interstitial prompts, a stale first dump "
+                         "after each action, a per-seed colour theme; docs/real-devices.md)")
     sp.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1; anything else lets other "
                          "machines control the phone, with no authentication)")
     return p
 
 
-def serve_adb(port: int, seed: int, host: str) -> int:
-    """``serve-adb``: serve a phone over adb until Ctrl-C."""
+def serve_adb(port: int, seed: int, host: str, profile: str = "clean") -> int:
+    """``serve-adb``: serve a phone of ``profile`` (``clean`` or ``field``) over adb until
+    Ctrl-C."""
     from phoneworld_gym.real_device.adb_server import EMULATOR_PORTS, VirtualPhone, is_loopback
 
     if not 0 <= port <= 65535:
@@ -158,7 +163,7 @@ def serve_adb(port: int, seed: int, host: str) -> int:
     if port in EMULATOR_PORTS:
         print(f"phoneworld: warning: port {port} is in 5555-5585, which the adb server scans: "
               "it will also list the phone as an emulator", file=sys.stderr)
-    phone = VirtualPhone(host=host, port=port, seed=seed)
+    phone = VirtualPhone(host=host, port=port, seed=seed, profile=profile)
     try:
         phone.start()
     except OSError as e:
@@ -166,7 +171,8 @@ def serve_adb(port: int, seed: int, host: str) -> int:
             raise CliError(f"cannot listen on {host}:{port}: the port is in use; pick another "
                            "--port (0 picks a free one)") from None
         raise CliError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    print(f"virtual adb phone (seed {seed}) on {phone.serial}; connect with: "
+    kind = "" if profile == "clean" else f", {profile} profile"
+    print(f"virtual adb phone (seed {seed}{kind}) on {phone.serial}; connect with: "
           f"adb connect {phone.serial}   (Ctrl-C stops)", flush=True)
     phone.serve_forever()
     return 0
@@ -235,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(a: argparse.Namespace) -> int:
     """Carry out one parsed command."""
     if a.cmd == "serve-adb":
-        return serve_adb(a.port, a.seed, a.host)
+        return serve_adb(a.port, a.seed, a.host, a.profile)
     if a.cmd == "list":
         app = None if a.app is None else resolve_app(a.app)
         tasks = phoneworld_gym.list_tasks(app=app, category=a.category, split=a.split)

@@ -106,15 +106,29 @@ class VirtualPhone:
     1080 x 2400 screenshots, reset with ``seed``; a device you pass is served as it is).
     ``port`` 0 picks a free one; :attr:`port` and :attr:`serial` tell which after
     :meth:`start`. Use as a context manager, or :meth:`start` and :meth:`stop`.
+
+    ``profile`` is the kind of phone built when ``device`` is None: ``"clean"`` (the tidy
+    PhoneWorld phone) or ``"field"`` (a :class:`~phoneworld_gym.real_device.field.FieldPhone`:
+    seeded interstitial prompts, a stale first dump after each action, a per-seed colour
+    theme; see ``docs/real-devices.md``). It is served as ``getprop ro.phoneworld.profile``.
+    A device you pass keeps its own profile, so ``profile="field"`` with a device that is
+    not a ``FieldPhone`` is an error.
     """
 
     def __init__(self, device: Any = None, host: str = "127.0.0.1", port: int = 0,
-                 seed: int = 0) -> None:
-        if device is None:
-            from phoneworld_gym.phone import PhoneWorldDevice
+                 seed: int = 0, profile: str = "clean") -> None:
+        from phoneworld_gym.real_device.field import PROFILES, FieldPhone, make_device
 
-            device = PhoneWorldDevice()
+        if profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
+        if device is None:
+            device = make_device(profile)
             device.reset(seed)
+        elif profile == "field" and not isinstance(device, FieldPhone):
+            raise ValueError("profile='field' needs a FieldPhone device (or none, to build "
+                             f"one); got {type(device).__name__}")
+        elif isinstance(device, FieldPhone):
+            profile = "field"
         if not 0 <= int(port) <= 65535:
             raise ValueError(f"port must be in 0..65535, got {port}")
         self.device = device
@@ -123,7 +137,10 @@ class VirtualPhone:
         self.seed = int(seed)
         self.lock = threading.RLock()
         self.storage = Storage(device)
+        #: the device's profile: "clean" or "field"
+        self.profile = profile
         self.props = default_props(self.seed, "phoneworld")
+        self.props["ro.phoneworld.profile"] = profile
         self.commands = PhoneCommands(device, self.storage, self.props)
         self._requested_port = int(port)
         self._port: int | None = None
