@@ -154,6 +154,7 @@ def test_adding_an_alarm_through_the_picker(phone):
     assert phone.execute(Action("open_app", app_name="Clock")) == ""
     before = phone.probe.query("alarms")
     _tap(phone, desc="Add alarm")
+    _tap(phone, desc="Switch to text input mode for the time input.")
     for rid, text in (("material_hour_text_input", "13"), ("material_minute_text_input", "5")):
         assert phone.execute(Action("input_text", index=find(phone, rid=rid), text=text,
                                      clear_text=True)) == ""
@@ -177,3 +178,21 @@ def test_stopwatch_start_and_pause_change_state(phone):
     assert state == "running"
     _tap(phone, desc="Pause")
     assert find(phone, desc="Start") is not None and find(phone, text="Reset") is not None
+
+
+def test_the_clock_face_sets_hour_then_minute(phone):
+    assert phone.execute(Action("open_app", app_name="Clock")) == ""
+    before = phone.probe.query("alarms")
+    _tap(phone, desc="Add alarm")
+    hours = [e for e in elements(phone) if (e.content_description or "").endswith("o'clock")]
+    assert len(hours) == 12
+    _tap(phone, desc="4 o'clock")
+    assert find(phone, desc="4 o'clock") is None  # the face shows the minutes now
+    _tap(phone, desc="55 minutes")
+    _tap(phone, rid="material_clock_period_pm_button")
+    texts = {e.resource_id.rsplit("/", 1)[-1]: e.text for e in elements(phone)
+             if e.resource_id and e.resource_id.endswith(("hour_tv", "minute_tv"))}
+    assert texts == {"material_hour_tv": "4", "material_minute_tv": "55"}
+    _tap(phone, rid="material_timepicker_ok_button")
+    (new,) = [r for r in phone.probe.query("alarms") if r not in before]
+    assert (new["hour"], new["minutes"]) == (16, 55)

@@ -2,7 +2,9 @@
 time picker, each dumped with the class and attributes a real phone's ``uiautomator dump``
 gives (``android.widget.Switch`` checkable/checked, ``android.widget.SeekBar``,
 ``android.widget.CheckBox``, ``android.widget.RadioButton`` in a ``RadioGroup``, the Material
-time picker's hour and minute ``EditText`` s).
+time picker: its clock face (:func:`time_picker_dial`, numbers with content-desc ``7 o'clock``
+and ``35 minutes``) and its keyboard mode (:func:`time_picker`, hour and minute
+``EditText`` s)).
 
 Like :mod:`phoneworld_gym.ui.widgets`, none of them knows about any app: they take values and
 handlers. Any app may use them.
@@ -18,6 +20,7 @@ module use the same two lines.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from phoneworld_gym.ui.fonts import ICONS
@@ -207,7 +210,7 @@ def time_picker(hour: str, on_hour: Callable[[str], None], minute: str,
                 on_minute: Callable[[str], None], pm: bool,
                 on_period: Callable[[bool], Handler], on_ok: Handler, on_cancel: Handler, *,
                 key: str = "time", title: str = "Enter time", error: str = "",
-                theme: Theme = DEFAULT_THEME) -> Column:
+                on_clock_mode: Handler | None = None, theme: Theme = DEFAULT_THEME) -> Column:
     """The Material 3 time picker in its keyboard-input mode, as a dialog: hour and minute
     fields (``EditText`` s with rids ``material_hour_text_input`` and
     ``material_minute_text_input``, two characters at most), an AM/PM toggle
@@ -242,12 +245,117 @@ def time_picker(hour: str, on_hour: Callable[[str], None], minute: str,
                              rid="header_title"), row]
     if error:
         kids.append(Text(error, size=13, color=theme.error, rid="error"))
-    kids.append(Row([View(flex=1, in_dump=False),
+    mode: list[View] = []
+    if on_clock_mode is not None:
+        mode.append(Icon("clock", size=22, box=48, desc=CLOCK_MODE_DESC, on_click=on_clock_mode,
+                         rid="material_timepicker_mode_button",
+                         cls="android.widget.ImageButton", color=theme.on_surface_variant))
+    kids.append(Row([*mode, View(flex=1, in_dump=False),
                      button("Cancel", on_cancel, style="text", theme=theme,
                             rid="material_timepicker_cancel_button"),
                      button("OK", on_ok, style="text", theme=theme,
                             rid="material_timepicker_ok_button")], gap=dp(8)))
     return Column(kids, gap=dp(20), padding=(dp(24), dp(24), dp(24), dp(16)),
+                  bg=theme.surface_high, radius=dp(28), width=1080 - 2 * dp(40),
+                  cls="android.widget.FrameLayout", rid="material_timepicker_container")
+
+
+class Dial(View):
+    """A round clock face: children of fixed size on a circle of radius ``ring`` px around
+    the centre, the first at 12 o'clock, then clockwise. Square: as tall as it is wide."""
+
+    def __init__(self, children: Sequence[View], *, ring: int, **kw: object):
+        super().__init__(children=list(children), **kw)  # type: ignore[arg-type]
+        self.ring = ring
+
+    def content_height(self, inner_width: int) -> int:
+        return inner_width
+
+    def layout_children(self) -> None:
+        x1, y1, x2, y2 = self.inner_box()
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        n = max(1, len(self.children))
+        for i, ch in enumerate(self.children):
+            a = 2 * math.pi * i / n
+            w, h = ch.width or dp(48), ch.height or dp(48)
+            ch.layout(int(round(cx + self.ring * math.sin(a) - w / 2)),
+                      int(round(cy - self.ring * math.cos(a) - h / 2)), w, h)
+
+
+TEXT_MODE_DESC = "Switch to text input mode for the time input."
+CLOCK_MODE_DESC = "Switch to clock mode for the time input."
+
+
+def time_picker_dial(hour: str, minute: str, pm: bool, selecting: str,
+                     on_hour: Callable[[int], Handler], on_minute: Callable[[int], Handler],
+                     on_select: Callable[[str], Handler], on_period: Callable[[bool], Handler],
+                     on_text_mode: Handler, on_ok: Handler, on_cancel: Handler, *,
+                     title: str = "Select time", theme: Theme = DEFAULT_THEME) -> Column:
+    """The Material 3 time picker in its clock mode, as a dialog: the hour and minute chips
+    (``material_hour_tv`` / ``material_minute_tv``, the one being set is selected), the AM/PM
+    toggle, a clock face whose numbers (content-desc ``7 o'clock`` / ``35 minutes``) set the
+    hour (then the face shows minutes) or the minute, a button to the keyboard mode
+    (:data:`TEXT_MODE_DESC`), Cancel and OK. ``hour``/``minute`` are the current texts."""
+    def chip(text: str, which: str, rid: str) -> Text:
+        on = selecting == which
+        return Text(text, size=48, align="center", width=dp(96), height=dp(80),
+                    padding=(0, dp(8), 0, 0), radius=dp(8), rid=rid, selected=on,
+                    color=theme.on_primary_container if on else theme.on_surface,
+                    bg=theme.primary_container if on else theme.surface_high,
+                    on_click=on_select(which))
+
+    def period(label: str, on: bool, rid: str) -> Text:
+        return Text(label, size=14, weight="medium", align="center",
+                    color=theme.on_primary_container if on else theme.on_surface_variant,
+                    bg=theme.primary_container if on else None, height=dp(40), width=dp(52),
+                    padding=(0, dp(11), 0, 0), on_click=on_period(label == "PM"), rid=rid,
+                    cls="android.widget.Button", checkable=True, checked=on, selected=on)
+
+    toggle = Column([period("AM", not pm, "material_clock_period_am_button"),
+                     period("PM", pm, "material_clock_period_pm_button")],
+                    border=theme.outline, border_width=3, radius=dp(8), width=dp(52),
+                    rid="material_clock_period_toggle", cls="android.widget.LinearLayout")
+    header = Row([chip(hour, "hour", "material_hour_tv"),
+                  Text(":", size=44, color=theme.on_surface, in_dump=False),
+                  chip(minute, "minute", "material_minute_tv"), toggle], gap=dp(10))
+    numbers: list[View] = []
+    if selecting == "hour":
+        values = [12, *range(1, 12)]
+        cur = int(hour) if hour.isdigit() else -1
+        for v in values:
+            on = v == cur
+            numbers.append(Text(str(v), size=16, align="center", width=dp(48), height=dp(48),
+                                padding=(0, dp(14), 0, 0), radius=dp(24),
+                                bg=theme.primary if on else None,
+                                color=theme.on_primary if on else theme.on_surface,
+                                desc=f"{v} o'clock", selected=on, on_click=on_hour(v),
+                                rid="material_clock_face_number"))
+    else:
+        cur = int(minute) if minute.isdigit() else -1
+        for v in range(0, 60, 5):
+            on = v == cur
+            numbers.append(Text(f"{v:02d}", size=16, align="center", width=dp(48),
+                                height=dp(48), padding=(0, dp(14), 0, 0), radius=dp(24),
+                                bg=theme.primary if on else None,
+                                color=theme.on_primary if on else theme.on_surface,
+                                desc=f"{v} minutes", selected=on, on_click=on_minute(v),
+                                rid="material_clock_face_number"))
+    face = Dial(numbers, ring=dp(100), width=dp(256), height=dp(256), radius=dp(128),
+                bg=tuple(max(0, v - 16) for v in theme.surface_high[:3]),  # type: ignore[arg-type]
+                rid="material_clock_face",
+                cls="android.view.ViewGroup")
+    face_row = Row([View(flex=1, in_dump=False), face, View(flex=1, in_dump=False)])
+    buttons = Row([Icon("keyboard", size=22, box=48, desc=TEXT_MODE_DESC, on_click=on_text_mode,
+                        rid="material_timepicker_mode_button",
+                        cls="android.widget.ImageButton", color=theme.on_surface_variant),
+                   View(flex=1, in_dump=False),
+                   button("Cancel", on_cancel, style="text", theme=theme,
+                          rid="material_timepicker_cancel_button"),
+                   button("OK", on_ok, style="text", theme=theme,
+                          rid="material_timepicker_ok_button")], gap=dp(8))
+    return Column([Text(title, size=12, weight="medium", color=theme.on_surface_variant,
+                        rid="header_title"), header, face_row, buttons],
+                  gap=dp(20), padding=(dp(24), dp(24), dp(24), dp(16)),
                   bg=theme.surface_high, radius=dp(28), width=1080 - 2 * dp(40),
                   cls="android.widget.FrameLayout", rid="material_timepicker_container")
 

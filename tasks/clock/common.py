@@ -42,9 +42,16 @@ def to_alarms(device: Device) -> Iterator[Action]:
 
 
 def enter_time(device: Device, hour: int, minute: int) -> Iterator[Action]:
-    """Fill the open time picker with ``hour:minute`` (24-hour values) and press OK."""
-    yield type_into(device, str(hour % 12 or 12), rid="material_hour_text_input")
-    yield type_into(device, f"{minute:02d}", rid="material_minute_text_input")
+    """Set the open time picker to ``hour:minute`` (24-hour values) and press OK: on the
+    clock face when the minute is on it (a multiple of five), else typed in the keyboard
+    mode."""
+    if minute % 5:
+        yield tap(device, desc="Switch to text input mode for the time input.")
+        yield type_into(device, str(hour % 12 or 12), rid="material_hour_text_input")
+        yield type_into(device, f"{minute:02d}", rid="material_minute_text_input")
+    else:
+        yield tap(device, desc=f"{hour % 12 or 12} o'clock")
+        yield tap(device, desc=f"{minute} minutes")
     period = "pm" if hour >= 12 else "am"
     yield tap(device, rid=f"material_clock_period_{period}_button")
     yield tap(device, rid="material_timepicker_ok_button")

@@ -58,6 +58,8 @@ def _open_picker(ctx: Ctx, aid: int, hour: int, minute: int) -> Handler:
         ctx.state["_dialog_data"] = {"id": aid}
         ctx.state["_fields"] = {"hour": str(hour % 12 or 12), "minute": f"{minute:02d}"}
         ctx.state["pm"] = hour >= 12
+        ctx.state["selecting"] = "hour"
+        ctx.state["picker_mode"] = "clock"
         ctx.state.pop("time_error", None)
 
     return h
@@ -75,6 +77,8 @@ def _from_now(now: dt.datetime, hour: int, minute: int) -> str:
 
 
 def _picker(ctx: Ctx) -> View:
+    """The time picker: the clock face first, as on a Pixel; its keyboard button switches to
+    typing the hour and minute."""
     data: dict[str, Any] = ctx.state.get("_dialog_data", {})
     aid = int(data.get("id", 0))
     hour, on_hour = ctx.field("hour")
@@ -100,9 +104,26 @@ def _picker(ctx: Ctx) -> View:
         ctx.toast(f"Alarm set for {_from_now(dt.datetime.fromisoformat(ctx.now), *t)} "
                   "from now")
 
-    return c.time_picker(hour, on_hour, minute, on_minute, pm, period, ok, ctx.close_dialog,
-                         key="time", title="Enter time" if aid else "Set alarm time",
-                         error=str(ctx.state.get("time_error", "")), theme=ctx.theme)
+    if ctx.state.get("picker_mode") == "text":
+        return c.time_picker(hour, on_hour, minute, on_minute, pm, period, ok,
+                             ctx.close_dialog, key="time", title="Enter time",
+                             error=str(ctx.state.get("time_error", "")),
+                             on_clock_mode=ctx.setter("picker_mode", "clock"), theme=ctx.theme)
+
+    def pick_hour(v: int) -> Handler:
+        def h() -> None:
+            on_hour(str(v))
+            ctx.state["selecting"] = "minute"  # the face moves on to the minutes
+
+        return h
+
+    def pick_minute(v: int) -> Handler:
+        return lambda: on_minute(f"{v:02d}")
+
+    return c.time_picker_dial(hour, minute, pm, str(ctx.state.get("selecting", "hour")),
+                              pick_hour, pick_minute, lambda m: ctx.setter("selecting", m),
+                              period, ctx.setter("picker_mode", "text"), ok, ctx.close_dialog,
+                              title="Select time", theme=ctx.theme)
 
 
 def _alarm_card(ctx: Ctx, a: dict[str, Any], expanded: bool) -> View:
