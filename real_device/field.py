@@ -33,12 +33,13 @@ the episode seed (``reset(seed)``), so an episode is as reproducible as on the c
   until two consecutive dumps agree (``dump_retries`` >= 2: the real-phone default of 3; the
   virtual phone's default is 0, so pass it for the field profile). A ``wait`` action
   changes nothing, so the observation after it is current.
-- **A per-seed theme.** Screenshots go through a mild colour transform drawn from the seed:
-  a hue rotation of up to +-:data:`MAX_HUE_DEG` degrees, a contrast factor within
-  1 +- :data:`MAX_CONTRAST` and a brightness shift of up to +-:data:`MAX_BRIGHTNESS` levels
-  (one affine map of RGB, clipped to 0..255). Only pixels change: layout, bounds, text and
-  the tree are exactly those of the clean phone, so nothing that reads the tree can tell.
-  There is no font scaling.
+- **A per-seed theme.** Screenshots go through a mild colour transform drawn from the seed,
+  as displays, night-light settings and vendor skins differ: a colour cast (a gain per R, G
+  and B channel within 1 +- :data:`MAX_CAST`), a gamma within 1 +- :data:`MAX_GAMMA`, a
+  contrast factor about mid-grey within 1 +- :data:`MAX_CONTRAST` and a brightness shift of
+  up to +-:data:`MAX_BRIGHTNESS` levels, clipped to 0..255 (:class:`Theme`). Only pixels
+  change: layout, bounds, text and the tree are exactly those of the clean phone, so nothing
+  that reads the tree can tell. There is no font scaling (it would move layouts).
 
 Use it directly (``PhoneEnv(device=FieldPhone())``) or over adb
 (``VirtualPhone(profile="field")``, ``phoneworld serve-adb --profile field``).
@@ -47,7 +48,6 @@ Use it directly (``PhoneEnv(device=FieldPhone())``) or over adb
 from __future__ import annotations
 
 import copy
-import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
@@ -74,8 +74,10 @@ PROMPT_KINDS = ("rate", "whatsnew", "notify")
 PROMPT_SCREEN = "_field_prompt"
 #: the labels of the buttons that close a prompt without accepting it
 DISMISS_LABELS = ("Not now", "Got it", "Don't allow")
-#: theme bounds: hue rotation in degrees, contrast factor deviation, brightness in levels
-MAX_HUE_DEG = 10.0
+#: theme bounds: per-channel gain deviation (a colour cast), gamma deviation, contrast
+#: factor deviation, brightness in levels (of 255)
+MAX_CAST = 0.06
+MAX_GAMMA = 0.08
 MAX_CONTRAST = 0.08
 MAX_BRIGHTNESS = 12.0
 
@@ -168,42 +170,37 @@ def dismiss_index(xml: str) -> int | None:
 class Theme:
     """A seeded, mild colour transform of screenshots (see the module docstring).
 
-    ``hue_deg``, ``contrast`` and ``brightness`` are drawn from ``seed``; :meth:`apply` maps
-    an (H, W, 3) ``uint8`` array to a new read-only one of the same shape."""
+    Drawn from ``seed``: ``gains`` (a colour cast: one gain per R, G, B channel), ``gamma``,
+    ``contrast`` (about mid-grey) and ``brightness`` (levels added). Each output channel is
+    a function of the same input channel only, so the transform is three 256-entry lookup
+    tables (:attr:`lut`); :meth:`apply` maps an (H, W, 3) ``uint8`` array to a new read-only
+    one of the same shape."""
 
     def __init__(self, seed: int):
         rng = np.random.default_rng(app_seed(int(seed), "field/theme"))
-        self.hue_deg = float(rng.uniform(-MAX_HUE_DEG, MAX_HUE_DEG))
+        self.gains = tuple(float(g) for g in 1.0 + rng.uniform(-MAX_CAST, MAX_CAST, 3))
+        self.gamma = float(1.0 + rng.uniform(-MAX_GAMMA, MAX_GAMMA))
         self.contrast = float(1.0 + rng.uniform(-MAX_CONTRAST, MAX_CONTRAST))
         self.brightness = float(rng.uniform(-MAX_BRIGHTNESS, MAX_BRIGHTNESS))
-        # hue rotation about the grey axis (luma kept), then contrast about mid-grey, then
-        # brightness: out = A @ rgb + t
-        a = math.radians(self.hue_deg)
-        c, s = math.cos(a), math.sin(a)
-        rot = np.array([
-            [0.213 + c * 0.787 - s * 0.213, 0.715 - c * 0.715 - s * 0.715,
-             0.072 - c * 0.072 + s * 0.928],
-            [0.213 - c * 0.213 + s * 0.143, 0.715 + c * 0.285 + s * 0.140,
-             0.072 - c * 0.072 - s * 0.283],
-            [0.213 - c * 0.213 - s * 0.787, 0.715 - c * 0.715 + s * 0.715,
-             0.072 + c * 0.928 + s * 0.072],
-        ], dtype=np.float32)
-        self.matrix = (rot * self.contrast).astype(np.float32)
-        self.offset = np.float32(128.0 * (1.0 - self.contrast) + self.brightness)
+        x = np.arange(256, dtype=np.float64)
+        curve = 255.0 * (x / 255.0) ** self.gamma
+        rows = [(curve * g - 128.0) * self.contrast + 128.0 + self.brightness
+                for g in self.gains]
+        self.lut = np.clip(np.rint(np.stack(rows)), 0, 255).astype(np.uint8)
 
     def __repr__(self) -> str:
-        return (f"Theme(hue={self.hue_deg:+.1f} deg, contrast={self.contrast:.3f}, "
-                f"brightness={self.brightness:+.1f})")
+        gains = ", ".join(f"{g:.3f}" for g in self.gains)
+        return (f"Theme(gains=({gains}), gamma={self.gamma:.3f}, "
+                f"contrast={self.contrast:.3f}, brightness={self.brightness:+.1f})")
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
         """The transformed copy of ``pixels`` (read-only, ``uint8``)."""
-        flat = np.asarray(pixels, dtype=np.float32).reshape(-1, 3)
-        out = flat @ self.matrix.T
-        out += self.offset
-        np.clip(out, 0.0, 255.0, out=out)
-        res = np.rint(out).astype(np.uint8).reshape(np.shape(pixels))
-        res.flags.writeable = False
-        return res
+        src = np.asarray(pixels, dtype=np.uint8)
+        out = np.empty_like(src)
+        for c in range(3):
+            out[..., c] = self.lut[c][src[..., c]]
+        out.flags.writeable = False
+        return out
 
 
 # -- the phone -------------------------------------------------------------------------------
