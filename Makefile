@@ -29,10 +29,13 @@ lint: install
 test: lint
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
 
-## Reset/step rates, with android_env's FakeSimulator run side by side as the peer.
+## Speed against android_env's FakeSimulator run in the same process group: steps (tree only,
+## 540x1200, 1080x2400), resets, a new env instance, async vector envs; prints the table and
+## targets and writes docs/benchmarks.md (BENCH_ARGS="--quick" for a short run, "--profile"
+## for the step's top functions).
 bench: install
 	$(PY) -m pip install --quiet -e ".[real]"
-	$(PY) examples/benchmark.py
+	$(PY) examples/benchmark.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache *.egg-info

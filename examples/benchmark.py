@@ -1,122 +1,502 @@
-"""Reset and step rates of PhoneWorld, with and without screenshots (`make bench`).
+"""PhoneWorld's speed against android_env's FakeSimulator, in one run (`make bench`).
 
-Replays the oracles of every task (real screens, real taps, real typing) and times env.reset
-and env.step separately, for each observation mode. When ``android_env`` is installed
-(``pip install -e .[real]``), its FakeSimulator (random frames, no apps: the framework's own
-overhead) runs side by side at the same screen sizes and the ratio is printed. Numbers depend
-on the machine, so compare ratios.
+Every figure is measured in this one process group, PhoneWorld and its peer interleaved round
+by round so that both see the same machine (2 shared cores are noisy: a figure is the best of
+the rounds, with the spread of all rounds after it):
 
-    python examples/benchmark.py [--seeds 3]
+- **Steps**: the oracles of every task replayed through ``env.step`` (real screens, taps,
+  typing, verifiers), tree only, 540 x 1200 and 1080 x 2400 screenshots (with the tree);
+  against android_env 1.3.0's FakeSimulator (random frames, no apps: the framework's own
+  overhead) stepped with alternating touch/lift at 640 x 320, 540 x 1200 and 1080 x 2400.
+- **Resets**: ``env.reset`` to the next task of the replay (median).
+- **A new env instance**: ``gymnasium.make`` plus its first ``reset``, and the resident
+  memory it adds, in a fresh subprocess (after ``import phoneworld_gym``).
+- **Vector envs**: ``gymnasium``'s async vector env with 1, 2 and 4 workers against one env in
+  this process, all stepping the same scripted actions (540 x 1200 screenshots + tree).
+
+It prints a table of medians, ratios and targets (each missed target says by how much) and
+writes docs/benchmarks.md with the machine and a plot of throughput against workers
+(docs/benchmark_workers.png). ``--profile`` adds the top functions of the 1080 x 2400 step.
+
+    python examples/benchmark.py [--rounds 5] [--seeds 1] [--quick] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import datetime as dt
+import io
+import json
+import os
+import platform
+import pstats
 import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
+import numpy as np
+from PIL import Image, ImageDraw
 
 import phoneworld_gym
 from phoneworld_gym import Action
+from phoneworld_gym.contract import ACTION_TYPES, DIRECTIONS
+from phoneworld_gym.ui.fonts import text_font
+from phoneworld_gym.ui.render import cache_sizes
 
-MODES = [
-    ("a11y only", {"obs_mode": "a11y"}),
-    ("screenshot 540x1200 + a11y", {"screenshot_size": (540, 1200)}),
-    ("screenshot 1080x2400 + a11y", {}),
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+#: (name, PhoneEnv keyword arguments, FakeSimulator size (width, height), target ratio)
+CONFIGS: list[tuple[str, dict[str, Any], tuple[int, int], float]] = [
+    ("tree only", {"obs_mode": "a11y"}, (640, 320), 2.0),
+    ("540x1200 + tree", {"screenshot_size": (540, 1200)}, (540, 1200), 3.0),
+    ("1080x2400 + tree", {}, (1080, 2400), 5.0),
 ]
+#: reset targets: median milliseconds, tree only and with a full screenshot
+RESET_TARGETS = {"tree only": 1.0, "1080x2400 + tree": 5.0}
+INSTANCE_TARGETS = {"ms": 50.0, "mb": 30.0}
+VECTOR_TARGET = 1.7  # two async workers against one env
+VECTOR_KW: dict[str, Any] = {"screenshot_size": (540, 1200), "max_steps": 25}
+WORKERS = (1, 2, 4)
+#: the figures measured before the incremental renderer (issue "Speed and scale")
+BEFORE = ("Before this renderer (the same oracles, FakeSimulator in the same run, 2 cores): "
+          "tree only 217-269 steps/s against FakeSimulator 509 at 640x320; 540x1200 84 against "
+          "210; 1080x2400 35-44 against 44-51; resets 3.2-4.5 ms tree only, 13-19 ms with a "
+          "full screenshot.")
 
 
-def measure(kwargs: dict, tasks: list[str], seeds: int) -> tuple[float, float, int, int]:
-    env = gym.make("PhoneWorld/All-v0", disable_env_checker=True, **kwargs).unwrapped
-    for task in tasks:  # warm-up, untimed: first-use caches (catalogue, fonts, glyph masks)
-        env.reset(seed=10_000, options={"task": task})
-        for action in env.oracle():
-            *_, term, trunc, _info = env.step(action)
-            if term or trunc:
-                break
-    reset_t = step_t = 0.0
-    resets = steps = 0
-    for task in tasks:
-        for seed in range(seeds):
-            t = time.perf_counter()
-            env.reset(seed=seed, options={"task": task})
-            reset_t += time.perf_counter() - t
-            resets += 1
+# -- PhoneWorld ------------------------------------------------------------------------------
+class Replay:
+    """One PhoneWorld env that replays every task's oracle, timing resets and steps."""
+
+    def __init__(self, kwargs: dict[str, Any], tasks: list[str], seeds: int):
+        self.env = gym.make("PhoneWorld/All-v0", disable_env_checker=True, **kwargs).unwrapped
+        self.tasks, self.seeds = tasks, seeds
+        self.run(seed0=10_000, seeds=1)  # warm-up, untimed: fonts, glyph masks, start worlds
+
+    def run(self, seed0: int = 0, seeds: int | None = None) -> tuple[float, list[float]]:
+        """(steps per second, reset times in seconds) of one replay."""
+        env = self.env
+        step_t, steps, resets = 0.0, 0, []
+        for seed in range(seed0, seed0 + (seeds or self.seeds)):
+            for task in self.tasks:
+                t = time.perf_counter()
+                env.reset(seed=seed, options={"task": task})
+                resets.append(time.perf_counter() - t)
+                plan = env.oracle()
+                while True:
+                    action = next(plan, Action("status", goal_status="complete"))
+                    t = time.perf_counter()
+                    *_, term, trunc, _info = env.step(action)
+                    step_t += time.perf_counter() - t
+                    steps += 1
+                    if term or trunc:
+                        break
+        return steps / step_t, resets
+
+    def profile(self, top: int) -> str:
+        """The top functions (by own time) of the steps of one replay."""
+        prof = cProfile.Profile()
+        env = self.env
+        for task in self.tasks:
+            env.reset(seed=0, options={"task": task})
             plan = env.oracle()
             while True:
                 action = next(plan, Action("status", goal_status="complete"))
-                t = time.perf_counter()
+                prof.enable()
                 *_, term, trunc, _info = env.step(action)
-                step_t += time.perf_counter() - t
-                steps += 1
+                prof.disable()
                 if term or trunc:
                     break
-    return resets / reset_t, steps / step_t, resets, steps
+        out = io.StringIO()
+        stats = pstats.Stats(prof, stream=out)
+        stats.strip_dirs().sort_stats("tottime").print_stats(top)
+        return out.getvalue()
 
 
-def peer_android_env(size: tuple[int, int], steps: int = 200) -> tuple[float, float] | None:
-    """android_env's FakeSimulator: (resets/s, steps/s) with alternating touch/lift, or None
-    when android_env is not installed."""
-    try:
-        import os
-        import tempfile
+# -- the peer --------------------------------------------------------------------------------
+class Peer:
+    """android_env's FakeSimulator at one screen size: touch/lift steps and resets."""
 
-        import numpy as np
+    def __init__(self, size: tuple[int, int]):
         from android_env import loader
         from android_env.components import config_classes as cc
         from android_env.proto import task_pb2
         from google.protobuf import text_format
-    except ImportError:
-        return None
-    folder = tempfile.mkdtemp()
-    path = os.path.join(folder, "task.textproto")
-    with open(path, "w") as f:
-        f.write(text_format.MessageToString(task_pb2.Task(id="fake", name="fake")))
-    w, h = size
-    env = loader.load(cc.AndroidEnvConfig(task=cc.FilesystemTaskConfig(path=path),
-                                          simulator=cc.FakeSimulatorConfig(
-                                              screen_dimensions=(h, w))))
-    try:
-        env.reset()
+
+        folder = tempfile.mkdtemp()
+        path = os.path.join(folder, "task.textproto")
+        with open(path, "w") as f:
+            f.write(text_format.MessageToString(task_pb2.Task(id="fake", name="fake")))
+        w, h = size
+        self.env = loader.load(cc.AndroidEnvConfig(
+            task=cc.FilesystemTaskConfig(path=path),
+            simulator=cc.FakeSimulatorConfig(screen_dimensions=(h, w))))
+        self.env.reset()
+        self.steps = max(60, min(400, int(4e8 / (w * h * 3))))  # about the same time each
+
+    def run(self) -> tuple[float, float]:
+        """(steps per second, median reset seconds)."""
+        env = self.env
         t = time.perf_counter()
-        for i in range(steps):
+        for i in range(self.steps):
             env.step({"action_type": np.array(i % 2, dtype=np.int32),
                       "touch_position": np.array([0.5, 0.5], dtype=np.float32)})
-        step_rate = steps / (time.perf_counter() - t)
-        t = time.perf_counter()
-        for _ in range(20):
+        rate = self.steps / (time.perf_counter() - t)
+        resets = []
+        for _ in range(5):
+            t = time.perf_counter()
             env.reset()
-        return 20 / (time.perf_counter() - t), step_rate
+            resets.append(time.perf_counter() - t)
+        return rate, statistics.median(resets)
+
+    def close(self) -> None:
+        self.env.close()
+
+
+def have_peer() -> bool:
+    try:
+        import android_env  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# -- a new instance, in a fresh process --------------------------------------------------------
+_INSTANCE = r"""
+import json, os, time
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+t = time.perf_counter(); m = rss()
+import gymnasium as gym, phoneworld_gym
+from phoneworld_gym.contract import observation_space
+out = {"import_s": time.perf_counter() - t, "import_mb": rss() - m}
+for i in range(2):
+    m = rss(); t = time.perf_counter()
+    env = gym.make("PhoneWorld/All-v0", disable_env_checker=True)
+    made = time.perf_counter() - t
+    env.reset(seed=i)
+    out[f"env{i}"] = {"make_ms": made * 1e3, "ms": (time.perf_counter() - t) * 1e3,
+                      "mb": rss() - m}
+m = rss(); t = time.perf_counter()
+space = observation_space((1080, 2400), "all")
+out["obs_space"] = {"ms": (time.perf_counter() - t) * 1e3, "mb": rss() - m}
+print(json.dumps(out))
+"""
+
+
+def new_instance(tries: int) -> list[dict[str, Any]]:
+    """Fresh-process measurements of a new env instance (one dict per try)."""
+    runs = []
+    for _ in range(tries):
+        out = subprocess.run([sys.executable, "-c", _INSTANCE], capture_output=True, text=True,
+                             check=True, cwd=ROOT)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return runs
+
+
+# -- vector envs -----------------------------------------------------------------------------
+def _numeric(action_type: str, **fields: Any) -> dict[str, Any]:
+    action: dict[str, Any] = {
+        "action_type": ACTION_TYPES.index(action_type), "target": 0, "index": 0, "x": 0,
+        "y": 0, "text": "", "direction": 0, "app_name": "", "goal_status": 0, "clear_text": 0}
+    action.update(fields)
+    return action
+
+
+#: a scripted walk over both apps: taps by point and by index, scrolls, back and home
+SCRIPT = [
+    _numeric("open_app", app_name="Shopping"),
+    _numeric("click", target=2, x=540, y=700),
+    _numeric("scroll", direction=DIRECTIONS.index("down")),
+    _numeric("click", target=2, x=300, y=1300),
+    _numeric("navigate_back"),
+    _numeric("click", target=1, index=4),
+    _numeric("navigate_home"),
+    _numeric("open_app", app_name="Contacts"),
+    _numeric("click", target=2, x=540, y=900),
+    _numeric("navigate_back"),
+    _numeric("scroll", direction=DIRECTIONS.index("down")),
+    _numeric("click", target=1, index=6),
+]
+
+
+def single_env_rate(steps: int) -> float:
+    """Steps per second of one env in this process, stepping :data:`SCRIPT`."""
+    env = gym.make("PhoneWorld/All-v0", disable_env_checker=True, **VECTOR_KW)
+    env.reset(seed=0)
+    for i in range(len(SCRIPT)):  # warm-up
+        env.step(SCRIPT[i])
+    t = time.perf_counter()
+    for i in range(steps):
+        *_, term, trunc, _info = env.step(SCRIPT[i % len(SCRIPT)])
+        if term or trunc:
+            env.reset()
+    rate = steps / (time.perf_counter() - t)
+    env.close()
+    return rate
+
+
+def vector_rate(workers: int, steps: int) -> float:
+    """Env steps per second of an async vector env of ``workers`` sub-envs."""
+    from gymnasium.vector.utils import concatenate, create_empty_array
+
+    envs = gym.make_vec("PhoneWorld/All-v0", num_envs=workers, vectorization_mode="async",
+                        **VECTOR_KW)
+    try:
+        space = envs.single_action_space
+        batches = [concatenate(space, [SCRIPT[(i + k) % len(SCRIPT)] for k in range(workers)],
+                               create_empty_array(space, workers)) for i in range(len(SCRIPT))]
+        envs.reset(seed=0)
+        for b in batches:  # warm-up
+            envs.step(b)
+        t = time.perf_counter()
+        for i in range(steps):
+            envs.step(batches[i % len(batches)])
+        return workers * steps / (time.perf_counter() - t)
     finally:
-        env.close()
+        envs.close()
+
+
+# -- report ----------------------------------------------------------------------------------
+def spread(values: list[float], fmt: str = "{:.0f}") -> str:
+    return f"{fmt.format(min(values))}-{fmt.format(max(values))}"
+
+
+def verdict(value: float, target: float, higher_is_better: bool = True) -> str:
+    """'met' or how far the value is from the target."""
+    if (value >= target) if higher_is_better else (value <= target):
+        return "met"
+    if higher_is_better:
+        return f"missed by {100 * (1 - value / target):.0f}% (x{target / value:.2f} to go)"
+    return f"missed by {100 * (value / target - 1):.0f}% ({value - target:.2f} over)"
+
+
+def machine() -> str:
+    model, cores = platform.processor() or "unknown CPU", os.cpu_count()
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+        model = fields.get("Model name", model).strip()
+        cores = int(fields.get("CPU(s)", cores or 0))
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        pass
+    return f"{model}, {cores} CPUs"
+
+
+def plot(points: dict[int, list[float]], single: list[float], path: Path) -> None:
+    """Throughput against async workers (best of rounds, with a bar for the spread), the
+    single env as a baseline and ideal scaling from it, drawn with Pillow."""
+    w, h, left, bottom, top, right = 900, 520, 90, 70, 50, 30
+    img = Image.new("RGB", (w, h), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    font, small = text_font(18), text_font(15)
+    best_single = max(single)
+    ymax = max([max(v) for v in points.values()] + [best_single * 2.2]) * 1.1
+    xs = list(points)
+
+    def at(i: int, v: float) -> tuple[float, float]:
+        x = left + (w - left - right) * (i + 0.5) / len(xs)
+        return x, h - bottom - (h - bottom - top) * v / ymax
+
+    d.line([(left, top), (left, h - bottom), (w - right, h - bottom)], fill=(60, 60, 60), width=2)
+    for k in range(6):
+        v = ymax * k / 5
+        y = at(0, v)[1]
+        d.line([(left - 6, y), (w - right, y)], fill=(225, 225, 225))
+        d.text((left - 10, y), f"{v:.0f}", font=small, fill=(60, 60, 60), anchor="rm")
+    y = at(0, best_single)[1]
+    d.line([(left, y), (w - right, y)], fill=(200, 80, 0), width=2)
+    d.text((w - right, y - 6), f"one env in-process: {best_single:.0f} steps/s", font=small,
+           fill=(200, 80, 0), anchor="rb")
+    ideal = [at(i, best_single * n) for i, n in enumerate(xs)]
+    for a, b in zip(ideal, ideal[1:]):
+        d.line([a, b], fill=(170, 170, 170), width=1)
+    prev = None
+    for i, n in enumerate(xs):
+        x, y = at(i, max(points[n]))
+        lo, hi = at(i, min(points[n]))[1], y
+        d.line([(x, lo), (x, hi)], fill=(103, 80, 164), width=3)
+        d.ellipse((x - 7, y - 7, x + 7, y + 7), fill=(103, 80, 164))
+        if prev is not None:
+            d.line([prev, (x, y)], fill=(103, 80, 164), width=3)
+        prev = (x, y)
+        d.text((x, y - 14), f"{max(points[n]):.0f}", font=font, fill=(29, 27, 32), anchor="mb")
+        d.text((x, h - bottom + 12), f"{n} worker{'s' if n > 1 else ''}", font=font,
+               fill=(29, 27, 32), anchor="mt")
+    d.text((w // 2, 14), "Async vector env throughput (env steps/s, 540x1200 + tree; best of "
+           "rounds, bar = spread; grey = ideal scaling)", font=font, fill=(29, 27, 32),
+           anchor="mt")
+    d.text((18, h // 2), "steps/s", font=font, fill=(29, 27, 32), anchor="lm")
+    img.save(path)
+
+
+def rounds_of(n: int) -> Iterator[int]:
+    for r in range(n):
+        print(f"  round {r + 1}/{n}", flush=True)
+        yield r
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--seeds", type=int, default=3)
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    p.add_argument("--seeds", type=int, default=1, help="seeds per task and round (default 1)")
+    p.add_argument("--quick", action="store_true", help="2 rounds, fewer vector steps")
+    p.add_argument("--profile", action="store_true", help="print the 1080x2400 step profile")
+    p.add_argument("--out", type=Path, default=DOCS / "benchmarks.md")
     args = p.parse_args()
+    rounds = 2 if args.quick else args.rounds
+    started = time.time()
     tasks = [t.id for t in phoneworld_gym.list_tasks()]
-    print(f"{len(tasks)} tasks x {args.seeds} seeds, oracle actions\n")
-    print("| observation | resets/s | steps/s | resets | steps |")
-    print("|---|---:|---:|---:|---:|")
-    rates = {}
-    for name, kw in MODES:
-        r, s, nr, ns = measure(kw, tasks, args.seeds)
-        rates[name] = s
-        print(f"| {name} | {r:.0f} | {s:.0f} | {nr} | {ns} |")
-    print("\nPeer: android_env 1.3.0 FakeSimulator (random pixels, no apps, no tree)\n")
-    for name, size in (("screenshot 540x1200 + a11y", (540, 1200)),
-                       ("screenshot 1080x2400 + a11y", (1080, 2400))):
-        peer = peer_android_env(size)
-        if peer is None:
-            print("android_env is not installed (pip install -e '.[real]'): no peer run")
-            break
-        pr, ps = peer
-        print(f"| {size[0]}x{size[1]} | peer resets/s {pr:.0f} | peer steps/s {ps:.0f} | "
-              f"PhoneWorld / peer steps: {rates[name] / ps:.2f} |")
+    peer_ok = have_peer()
+    print(f"{len(tasks)} tasks x {args.seeds} seed(s) per round, {rounds} interleaved rounds; "
+          f"peer: {'android_env FakeSimulator' if peer_ok else 'none (pip install .[real])'}")
+
+    replays = {name: Replay(kw, tasks, args.seeds) for name, kw, _, _ in CONFIGS}
+    peers = {name: Peer(size) for name, _, size, _ in CONFIGS} if peer_ok else {}
+    steps: dict[str, list[float]] = {name: [] for name in replays}
+    peer_steps: dict[str, list[float]] = {name: [] for name in replays}
+    peer_resets: dict[str, list[float]] = {name: [] for name in replays}
+    resets: dict[str, list[float]] = {name: [] for name in replays}
+    print("steps and resets, PhoneWorld and FakeSimulator interleaved:")
+    for r in rounds_of(rounds):
+        for name, replay in replays.items():
+            rate, times = replay.run(seed0=r * args.seeds)
+            steps[name].append(rate)
+            resets[name].append(statistics.median(times) * 1e3)
+            if name in peers:
+                prate, preset = peers[name].run()
+                peer_steps[name].append(prate)
+                peer_resets[name].append(preset * 1e3)
+    for peer in peers.values():
+        peer.close()
+
+    print("a new env instance (fresh subprocesses):")
+    inst = new_instance(2 if args.quick else 3)
+    print("async vector envs:")
+    vec_steps = 60 if args.quick else 150
+    single: list[float] = []
+    vec: dict[int, list[float]] = {n: [] for n in WORKERS}
+    for _ in rounds_of(2 if args.quick else 3):
+        single.append(single_env_rate(vec_steps))
+        for n in WORKERS:
+            vec[n].append(vector_rate(n, max(20, vec_steps // n)))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\npeak RSS of this process: {rss:.0f} MiB")
+    caches = {k: v / 2**20 for k, v in cache_sizes().items()}
+
+    # -- the tables
+    lines: list[str] = []
+    out = lines.append
+    out("| configuration | PhoneWorld steps/s | FakeSimulator steps/s (size) | ratio | target "
+        "| |")
+    out("|---|---:|---:|---:|---:|---|")
+    for name, _, size, target in CONFIGS:
+        pw = steps[name]
+        if peer_ok:
+            ps = peer_steps[name]
+            ratio = max(pw) / max(ps)
+            out(f"| {name} | {max(pw):.0f} ({spread(pw)}) | {max(ps):.0f} ({spread(ps)}) at "
+                f"{size[0]}x{size[1]} | {ratio:.2f} | >= {target:g}x | {verdict(ratio, target)} |")
+        else:
+            out(f"| {name} | {max(pw):.0f} ({spread(pw)}) | (no peer) | | >= {target:g}x | |")
+    out("")
+    out("| reset to the next task | median ms, best round (spread) | FakeSimulator reset ms | "
+        "target | |")
+    out("|---|---:|---:|---:|---|")
+    for name, _, _size, _ in CONFIGS:
+        rs = resets[name]
+        target = RESET_TARGETS.get(name)
+        peer = f"{min(peer_resets[name]):.2f}" if peer_ok else ""
+        goal = f"< {target:g} ms" if target else ""
+        ok = verdict(min(rs), target, higher_is_better=False) if target else ""
+        out(f"| {name} | {min(rs):.2f} ({spread(rs, '{:.2f}')}) | {peer} | {goal} | {ok} |")
+    out("")
+    first = [r["env0"] for r in inst]
+    second = [r["env1"] for r in inst]
+    space = [r["obs_space"] for r in inst]
+    out("| a new env instance (fresh process) | ms, best (spread) | added RSS MiB, best (spread) "
+        "| target | |")
+    out("|---|---:|---:|---:|---|")
+    for label, runs in (("first in the process (make + reset)", first),
+                        ("another one (make + reset)", second),
+                        ("of which the observation space (gymnasium Box)", space)):
+        ms, mb = [x["ms"] for x in runs], [x["mb"] for x in runs]
+        target = f"< {INSTANCE_TARGETS['ms']:g} ms, < {INSTANCE_TARGETS['mb']:g} MiB" \
+            if runs is first else ""
+        ok = ""
+        if runs is first:
+            ok = "; ".join(f"{what} {verdict(v, INSTANCE_TARGETS[key], False)}"
+                           for what, v, key in (("time", min(ms), "ms"), ("memory", min(mb), "mb")))
+        out(f"| {label} | {min(ms):.0f} ({spread(ms)}) | {min(mb):.1f} ({spread(mb, '{:.1f}')}) "
+            f"| {target} | {ok} |")
+    imports = [r["import_s"] for r in inst]
+    out(f"\n`import phoneworld_gym` (with gymnasium): {min(imports):.2f} s, "
+        f"{min(r['import_mb'] for r in inst):.0f} MiB.")
+    out("")
+    out("| async vector env (540x1200 + tree) | env steps/s, best (spread) | vs one env |")
+    out("|---|---:|---:|")
+    out(f"| one env in this process | {max(single):.0f} ({spread(single)}) | 1.00 |")
+    for n in WORKERS:
+        ratio = max(vec[n]) / max(single)
+        note = f" (target >= {VECTOR_TARGET:g}: {verdict(ratio, VECTOR_TARGET)})" if n == 2 else ""
+        out(f"| {n} async worker{'s' if n > 1 else ''} | {max(vec[n]):.0f} ({spread(vec[n])}) | "
+            f"{ratio:.2f}{note} |")
+    out("")
+    out(f"Peak RSS of the benchmark process: {rss:.0f} MiB; renderer caches: "
+        + ", ".join(f"{k} {v:.1f} MiB" for k, v in caches.items()) + ".")
+    table = "\n".join(lines)
+    print()
+    print(table)
+
+    DOCS.mkdir(exist_ok=True)
+    png = DOCS / "benchmark_workers.png"
+    plot(vec, single, png)
+    prof = ""
+    if args.profile:
+        prof = replays["1080x2400 + tree"].profile(25)
+        print(prof)
+    took = time.time() - started
+    md = [
+        "# Benchmarks",
+        "",
+        f"The latest `make bench` (`python examples/benchmark.py`), "
+        f"{dt.datetime.now().strftime('%Y-%m-%d %H:%M')}: {machine()}; Python "
+        f"{platform.python_version()}, numpy {np.__version__}, "
+        f"Pillow {Image.__version__}, gymnasium {gym.__version__}; {rounds} interleaved rounds "
+        f"of {len(tasks)} tasks x {args.seeds} seed(s), {took:.0f} s in all.",
+        "",
+        "Each figure is the best of the rounds with the spread of all rounds in brackets; "
+        "PhoneWorld and android_env's FakeSimulator (its own overhead: random frames, no apps) "
+        "run interleaved in the same process, so ratios compare like with like on a noisy "
+        "machine. Steps replay every task's oracle (real screens, taps, typing and the "
+        "verifier at the end); resets go to the next task of the replay.",
+        "",
+        table,
+        "",
+        f"![Async vector env throughput against workers]({png.name})",
+        "",
+        BEFORE,
+        "",
+        "How the frame is made is described in `phoneworld_gym/ui/render.py` (display "
+        "lists, damage, ownership of the returned arrays) and `phoneworld_gym/phone.py` (which "
+        "caches are kept and why they are never stale).",
+    ]
+    if prof:
+        md += ["", "Top functions of the 1080x2400 step (cProfile, own time):", "", "```",
+               prof.strip(), "```"]
+    args.out.write_text("\n".join(md) + "\n")
+    print(f"\nwrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out} "
+          f"and {png.relative_to(ROOT)} ({took:.0f} s)")
 
 
 if __name__ == "__main__":

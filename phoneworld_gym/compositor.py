@@ -9,7 +9,7 @@ changes the world.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image as PILImage
 
@@ -17,8 +17,16 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
 from phoneworld_gym.screen import Screen
 from phoneworld_gym.system import chrome, launcher
-from phoneworld_gym.ui.render import render
-from phoneworld_gym.ui.view import Column, Handler, Stack, TextField, View, compute_clips
+from phoneworld_gym.ui.render import display_list, paint
+from phoneworld_gym.ui.view import (
+    Column,
+    Handler,
+    Stack,
+    TextField,
+    View,
+    compute_clips,
+    retain,
+)
 from phoneworld_gym.world import LAUNCHER, RECENTS, World
 
 if TYPE_CHECKING:
@@ -30,11 +38,39 @@ DEFAULT_BG = (254, 247, 255)
 _NO_APP_TINT = (96, 96, 96)
 
 
+#: how many variants of each system bar the compositor keeps laid out
+_RETAINED_MAX = 16
+
+
 class Compositor:
-    """Lays out the current frame of a :class:`~phoneworld_gym.phone.PhoneWorldDevice`."""
+    """Lays out the current frame of a :class:`~phoneworld_gym.phone.PhoneWorldDevice`.
+
+    The system bars and the keyboard are functions of a few values (the clock, the
+    notification glyphs, dark or light, shift and the keyboard page) and of handlers bound to
+    the device, so each variant is built and laid out once and reused by every frame that
+    shows it (:func:`~phoneworld_gym.ui.view.retain`)."""
 
     def __init__(self, device: PhoneWorldDevice):
         self._device = device
+        self._retained: dict[tuple[Any, ...], View] = {}
+        #: Overview thumbnails by the ops that draw them (the same picture object for the
+        #: same content, so an unchanged card is not repainted)
+        self._thumbs: dict[tuple[Any, ...], PILImage.Image] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_retained"] = {}  # views hold closures; they are rebuilt on demand
+        state["_thumbs"] = {}
+        return state
+
+    def _bar(self, key: tuple[Any, ...], make: Any) -> View:
+        """The retained system view for ``key``, built by ``make()`` the first time."""
+        view = self._retained.get(key)
+        if view is None:
+            if len(self._retained) >= _RETAINED_MAX:
+                self._retained.clear()
+            view = self._retained[key] = retain(make())
+        return view
 
     @property
     def world(self) -> World:
@@ -69,15 +105,20 @@ class Compositor:
         body = page.body
         body.flex = body.flex or 1.0
         dark = w.shade or w.foreground in (LAUNCHER, RECENTS)  # white bars on a dark screen
-        glyphs = [self._glyph(n["app"]) for n in w.notifications]
-        column: list[View] = [chrome.status_bar(w.clock, glyphs, dark=dark), body]
+        glyphs = tuple(self._glyph(n["app"]) for n in w.notifications)
+        d = self._device
+        column: list[View] = [
+            self._bar(("status", w.clock, glyphs, dark),
+                      lambda: chrome.status_bar(w.clock, glyphs, dark=dark)),
+            body]
         focused = self._focused_field(page)
         if focused is not None:  # a focus whose field is gone shows no keyboard
             focused.focused = True
-            column.append(chrome.keyboard(self._device.dispatcher.type_key, w.shift,
-                                          w.keyboard_layer))
-        d = self._device
-        column.append(chrome.nav_bar(d.back, d.home, d.overview, dark=dark))
+            shift, layer = w.shift, w.keyboard_layer
+            column.append(self._bar(("keyboard", shift, layer),
+                                    lambda: chrome.keyboard(d.dispatcher.type_key, shift, layer)))
+        column.append(self._bar(("nav", dark),
+                                lambda: chrome.nav_bar(d.back, d.home, d.overview, dark=dark)))
         bg = launcher.WALLPAPER if dark and not w.shade else (body.bg or DEFAULT_BG)
         main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
         layers: list[View] = [main]
@@ -136,7 +177,13 @@ class Compositor:
         frame.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT - chrome.NAV_BAR_H)
         compute_clips(frame, SCREEN_BOX)
         size = (SCREEN_WIDTH // 3, (SCREEN_HEIGHT - chrome.NAV_BAR_H) // 3)
-        img: PILImage.Image = render(frame, size)
+        dl = display_list(frame, size)
+        key = (size, tuple(dl.ops))
+        img = self._thumbs.get(key)
+        if img is None:
+            if len(self._thumbs) >= 2 * _RETAINED_MAX:
+                self._thumbs.clear()
+            img = self._thumbs[key] = PILImage.fromarray(paint(dl))
         return img
 
     def _glyph(self, app: str) -> str:

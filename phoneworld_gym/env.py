@@ -64,6 +64,15 @@ def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = 
     return ids
 
 
+def _frame(pixels: np.ndarray) -> np.ndarray:
+    """A device's screenshot as an observation: as it is when the device hands over a
+    read-only, C-contiguous ``uint8`` array (it promises never to write to it again), else a
+    private copy (see ``PhoneEnv._obs``)."""
+    if pixels.dtype == np.uint8 and not pixels.flags.writeable and pixels.flags.c_contiguous:
+        return pixels
+    return np.array(pixels, dtype=np.uint8, order="C")
+
+
 class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     """A phone with a task.
 
@@ -227,8 +236,10 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return obs, 0.0, False, True, self._info(success=False)
 
     def render(self) -> np.ndarray | None:  # type: ignore[override]
+        """The screenshot (``render_mode="rgb_array"``): the device's read-only frame, without
+        a copy (see :meth:`_obs` for who owns it); copy it to draw on it."""
         if self.render_mode == "rgb_array":
-            return np.array(self.device.screenshot())
+            return _frame(self.device.screenshot())
         return None
 
     # -- extras --------------------------------------------------------------------------
@@ -248,9 +259,25 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return self.task.oracle(cast(Device, self.task_device))
 
     def _obs(self) -> dict[str, Any]:
+        """The observation. Only what ``obs_mode`` keeps is produced: without ``screenshot``
+        nothing is drawn, without ``a11y`` no XML is written.
+
+        **Who owns the screenshot.** A device returns a read-only, C-contiguous ``uint8``
+        array when it will never write to it again (PhoneWorld does: each changed frame is a
+        new array, an unchanged frame is the same array again). Such an array is passed on
+        without a copy, so a screenshot in an observation is usually read-only; it is copied
+        only when it is the very array the previous observation got (an unchanged screen),
+        because every observation must own its data (users keep them; Gymnasium's
+        ``check_env`` asserts it). Anything else a device returns (a writable array, a view
+        into a buffer it reuses) is copied. To draw on a screenshot, copy it first
+        (``np.array(obs["screenshot"])``).
+        """
         obs: dict[str, Any] = {}
         if self.obs_mode in ("all", "pixels"):
-            obs["screenshot"] = np.array(self.device.screenshot(), dtype=np.uint8)
+            shot = self.device.screenshot()
+            last = getattr(self, "_last_shot", None)
+            obs["screenshot"] = _frame(shot) if shot is not last else np.array(shot)
+            self._last_shot = shot
         if self.obs_mode in ("all", "a11y"):
             obs["a11y"] = self.device.a11y_xml()
         obs["goal"] = self.goal

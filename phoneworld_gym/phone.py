@@ -6,11 +6,30 @@ screenshot is drawn from it, the accessibility XML is dumped from it, and taps a
 against it. The :class:`~phoneworld_gym.compositor.Compositor` builds the frames, the
 :class:`~phoneworld_gym.input.InputDispatcher` carries out actions on them, and the device
 holds the world and the system's navigation verbs.
+
+What is cached, and why it is never stale:
+
+- **The frame.** :meth:`PhoneWorldDevice.invalidate` (called after anything that may have
+  changed the world) only marks the frame as doubtful. The next read compares a fingerprint
+  of the world with the one the frame was built from: the world's content (a ``marshal``
+  dump) and the identity of every dict and list in it (handlers close over those objects, so
+  a frame built from an equal but different dict would write into the wrong one). The frame
+  is rebuilt only when either differs; the check costs a few tens of microseconds, a build
+  about a millisecond. :meth:`~PhoneWorldDevice.reset` and :meth:`~PhoneWorldDevice.restore`
+  drop the frame outright.
+- **The pixels.** A :class:`~phoneworld_gym.ui.render.FrameRenderer` repaints only what
+  changed since the last screenshot; :meth:`~PhoneWorldDevice.screenshot` returns a
+  read-only array that is never written again (see the renderer for the ownership rule).
+- **Start worlds.** The world :meth:`~PhoneWorldDevice.reset` generates for a seed is kept
+  (a bounded LRU shared by the devices of a process, keyed by the seed and the installed app
+  classes); a second reset to the same seed copies it instead of generating it again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import marshal
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,10 +42,39 @@ from phoneworld_gym.input import InputDispatcher
 from phoneworld_gym.life import generate as generate_life
 from phoneworld_gym.screen import Screen
 from phoneworld_gym.sim_access import PhoneWorldProbe, SimWriteVerbs
-from phoneworld_gym.ui.render import render
+from phoneworld_gym.ui.render import FrameRenderer
 from phoneworld_gym.world import LAUNCHER, RECENTS, World
 
 __all__ = ["PhoneWorldDevice", "PhoneWorldProbe", "Screen", "app_seed"]
+
+#: how many generated start worlds (one per seed and app set) a process keeps
+START_WORLDS_MAX = 64
+_START_WORLDS: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+
+def clear_start_worlds() -> None:
+    """Forget the start worlds kept for :meth:`PhoneWorldDevice.reset` (needed only when an
+    app's generator changes while the process runs)."""
+    _START_WORLDS.clear()
+
+
+def _container_ids(values: Sequence[Any]) -> list[int]:
+    """The ``id`` of every dict, list and set inside ``values``, in a fixed walk order."""
+    out: list[int] = []
+    stack = list(values)
+    push, pop, add = stack.extend, stack.pop, out.append
+    while stack:
+        o = pop()
+        t = type(o)
+        if t is dict:
+            add(id(o))
+            push(o.values())
+        elif t is list or t is tuple:
+            add(id(o))
+            push(o)
+        elif t is set:
+            add(id(o))
+    return out
 
 
 def app_seed(seed: int, app: str) -> int:
@@ -58,7 +106,11 @@ class PhoneWorldDevice(SimWriteVerbs):
         self.screenshot_size = (int(w), int(h))
         self.world = World()
         self._screen: Screen | None = None
+        #: (world, content, container ids) the frame was built from
+        self._screen_key: tuple[World, bytes, list[int]] | None = None
+        self._doubtful = False
         self._pixels: np.ndarray | None = None
+        self._renderer = FrameRenderer(self.screenshot_size)
         self.compositor = Compositor(self)
         self.dispatcher = InputDispatcher(self)
         self.probe = PhoneWorldProbe(self)
@@ -66,49 +118,105 @@ class PhoneWorldDevice(SimWriteVerbs):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_screen"] = None  # views hold closures; the frame is rebuilt on demand
+        state["_screen_key"] = None
         state["_pixels"] = None
         state.pop("_page_cache", None)
         return state
 
     # -- lifecycle -----------------------------------------------------------------------
     def reset(self, seed: int) -> None:
-        """Fresh world: every app's store generated from the seed, home screen in front."""
-        w = World(seed=int(seed))
-        life = generate_life(int(seed))
+        """Fresh world: every app's store generated from the seed, home screen in front.
+
+        The generated world is kept per seed (see the module docstring), so resetting to a
+        seed seen before costs one structural copy."""
+        seed = int(seed)
+        key = (seed, tuple((name, type(app)) for name, app in self.apps.items()))
+        start = _START_WORLDS.get(key)
+        if start is None:
+            start = self._generate(seed).to_dict()
+            _START_WORLDS[key] = start
+            while len(_START_WORLDS) > START_WORLDS_MAX:
+                _START_WORLDS.popitem(last=False)
+        else:
+            _START_WORLDS.move_to_end(key)
+        self.world = World.from_dict(start)
+        self._drop_frame()
+
+    def _generate(self, seed: int) -> World:
+        """The start world of ``seed``: every app's store and its notifications."""
+        w = World(seed=seed)
+        life = generate_life(seed)
         for name, app in self.apps.items():
-            rng = np.random.default_rng(app_seed(int(seed), name))
+            rng = np.random.default_rng(app_seed(seed, name))
             w.stores[name] = app.generate(rng, life)
         for name, app in self.apps.items():
             for note in app.notifications(w.stores[name]):
                 post(w, app, note)
-        self.world = w
-        self.invalidate()
+        return w
 
     def snapshot(self) -> dict[str, Any]:
         return self.world.snapshot()
 
     def restore(self, snap: dict[str, Any]) -> None:
         self.world.restore(snap)
-        self.invalidate()
+        self._drop_frame()
 
     def invalidate(self) -> None:
-        """Forget the cached frame (after anything changes the world from outside)."""
+        """Something may have changed the world: the next observation checks the world's
+        fingerprint and rebuilds the frame if it differs (see the module docstring)."""
+        self._doubtful = True
+
+    def _drop_frame(self) -> None:
         self._screen = None
+        self._screen_key = None
         self._pixels = None
+        self._doubtful = False
+
+    def _world_key(self) -> tuple[World, bytes, list[int]] | None:
+        """The fingerprint of the world (None when it holds something marshal cannot dump)."""
+        w = self.world
+        values = [getattr(w, name) for name in _WORLD_FIELDS]
+        try:
+            content = marshal.dumps(values, 2)
+        except (ValueError, TypeError, RecursionError):
+            return None
+        return (w, content, _container_ids(values))
+
+    def _frame_is_current(self) -> bool:
+        key = self._screen_key
+        if key is None or key[0] is not self.world:
+            return False
+        w = self.world
+        values = [getattr(w, name) for name in _WORLD_FIELDS]
+        try:
+            if marshal.dumps(values, 2) != key[1]:
+                return False
+        except (ValueError, TypeError, RecursionError):
+            return False
+        return _container_ids(values) == key[2]
 
     # -- observations --------------------------------------------------------------------
     @property
     def screen(self) -> Screen:
         """The current frame, built and laid out on demand."""
+        if self._doubtful:
+            self._doubtful = False
+            if self._screen is not None and not self._frame_is_current():
+                self._screen = None
+                self._pixels = None
         if self._screen is None:
             self._screen = self.compositor.build()
+            self._screen_key = self._world_key()
+            self._pixels = None
         return self._screen
 
     def screenshot(self) -> np.ndarray:
+        """The frame's pixels: a read-only ``uint8`` array (height, width, 3) that the device
+        never writes to again (the next changed frame is a new array), so it can be kept or
+        passed on without a copy; copy it to change it."""
+        root = self.screen.root
         if self._pixels is None:
-            img = render(self.screen.root, self.screenshot_size)
-            self._pixels = np.asarray(img, dtype=np.uint8)
-            self._pixels.setflags(write=False)
+            self._pixels = self._renderer.frame(root)
         return self._pixels
 
     def a11y_xml(self) -> str:
@@ -195,3 +303,6 @@ class PhoneWorldDevice(SimWriteVerbs):
                *, fraction: float = 0.6) -> str:
         """Scroll the container under (x, y) or the main one; ``down`` reveals content below."""
         return self.dispatcher.scroll(direction, x, y, fraction=fraction)
+
+
+_WORLD_FIELDS: tuple[str, ...] = tuple(World().field_values())

@@ -2,7 +2,9 @@
 
 Each app keeps its data in ``stores[app]``; what the user interface remembers (which screens
 are open, scroll positions, drafts, focus) lives in ``stacks`` and ``ui``, so verifiers that
-compare stores are not disturbed by browsing. Snapshot and restore are a deep copy.
+compare stores are not disturbed by browsing. Snapshot and restore are a deep copy, made with
+:func:`copy_data` (a ``marshal`` round trip: a structural copy in C, about five times faster
+than ``copy.deepcopy`` on a world).
 """
 
 from __future__ import annotations
@@ -11,7 +13,22 @@ import copy
 import dataclasses
 import hashlib
 import json
+import marshal
 from typing import Any
+
+#: marshal format 2 writes every occurrence of an object out in full (no back-references),
+#: so a copy shares nothing, like ``dataclasses.asdict`` followed by ``copy.deepcopy``
+_MARSHAL_VERSION = 2
+
+
+def copy_data(obj: Any) -> Any:
+    """A deep copy of plain data: dicts, lists, tuples, sets, str, bytes, int, float, bool and
+    None, with nothing shared between the copy and ``obj`` (nor within the copy). Anything
+    else (a subclass, a numpy scalar, a cycle) falls back to :func:`copy.deepcopy`."""
+    try:
+        return marshal.loads(marshal.dumps(obj, _MARSHAL_VERSION))
+    except (ValueError, TypeError, RecursionError):
+        return copy.deepcopy(obj)
 
 LAUNCHER = "launcher"
 #: the Overview (recent apps) screen, part of the launcher
@@ -66,19 +83,23 @@ class World:
         self.focus = None
 
     # -- serialisation -----------------------------------------------------------------------
+    def field_values(self) -> dict[str, Any]:
+        """Every field by name, *not* copied (read it, do not keep or change it)."""
+        return {name: getattr(self, name) for name in _FIELDS}
+
     def to_dict(self) -> dict[str, Any]:
-        return copy.deepcopy(dataclasses.asdict(self))
+        """A deep copy of every field (the form :meth:`snapshot` returns)."""
+        return copy_data(self.field_values())  # type: ignore[no-any-return]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> World:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - known
+        unknown = set(data) - set(_FIELDS)
         if unknown:
             raise ValueError(f"unknown world fields {sorted(unknown)}")
-        return cls(**copy.deepcopy(data))
+        return cls(**copy_data(data))
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False,
+        return json.dumps(self.field_values(), sort_keys=True, ensure_ascii=False,
                           separators=(",", ":"))
 
     @classmethod
@@ -96,9 +117,13 @@ class World:
 
     def restore(self, snap: dict[str, Any]) -> None:
         other = World.from_dict(snap)
-        for f in dataclasses.fields(self):
-            setattr(self, f.name, getattr(other, f.name))
+        for name in _FIELDS:
+            setattr(self, name, getattr(other, name))
 
     def state_hash(self) -> str:
         """sha256 of the canonical JSON form."""
         return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()
+
+
+#: the names of the world's fields, in declaration order
+_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(World))

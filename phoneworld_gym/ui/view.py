@@ -68,6 +68,12 @@ class View:
     box: Box = (0, 0, 0, 0)
     clip: Box | None = None  # visible part after scroll clipping; None = not visible
     _measured: tuple[int, int] | None = dataclasses.field(default=None, init=False, repr=False)
+    #: set by :func:`retain`: the subtree is reused across frames, so a layout (or clip pass)
+    #: at the box (clip) it already has is skipped
+    _retained: bool = dataclasses.field(default=False, init=False, repr=False)
+    _laid_box: Box | None = dataclasses.field(default=None, init=False, repr=False)
+    _clip_key: tuple[Box, Box | None] | None = dataclasses.field(default=None, init=False,
+                                                                 repr=False)
 
     # -- accessibility flags derived from handlers ------------------------------------------
     @property
@@ -90,19 +96,27 @@ class View:
         cached = self._measured
         if cached is not None and cached[0] == width:
             return cached[1]
-        h = self.padding[1] + self.padding[3] + self.content_height(self.inner_width(width))
+        pad = self.padding
+        inner = width - pad[0] - pad[2]
+        h = pad[1] + pad[3] + self.content_height(inner if inner > 0 else 0)
         self._measured = (width, h)
         return h
 
     def inner_width(self, width: int) -> int:
-        return max(0, width - self.padding[0] - self.padding[2])
+        inner = width - self.padding[0] - self.padding[2]
+        return inner if inner > 0 else 0
 
     def content_height(self, inner_width: int) -> int:
         return sum(c.measure(inner_width) for c in self.children)
 
     def layout(self, x: int, y: int, w: int, h: int) -> None:
         """Place this view at (x, y, x + w, y + h) and lay out its children."""
-        self.box = (x, y, x + w, y + h)
+        box = (x, y, x + w, y + h)
+        if self._retained:
+            if box == self._laid_box:
+                return  # a retained subtree already laid out here: nothing can differ
+            self._laid_box = box
+        self.box = box
         self.layout_children()
 
     def layout_children(self) -> None:
@@ -113,14 +127,19 @@ class View:
     def inner_box(self) -> Box:
         x1, y1, x2, y2 = self.box
         pl, pt, pr, pb = self.padding
-        return x1 + pl, y1 + pt, max(x1 + pl, x2 - pr), max(y1 + pt, y2 - pb)
+        left, top, right, bottom = x1 + pl, y1 + pt, x2 - pr, y2 - pb
+        return left, top, (right if right > left else left), (bottom if bottom > top else top)
 
     # -- traversal ---------------------------------------------------------------------------
     def walk(self) -> Iterator[View]:
         """This node and every descendant, in document (drawing) order."""
-        yield self
-        for c in self.children:
-            yield from c.walk()
+        stack: list[View] = [self]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            v = pop()
+            yield v
+            if v.children:
+                push(reversed(v.children))
 
 
 class Column(View):
@@ -137,15 +156,17 @@ class Column(View):
     def layout_children(self) -> None:
         x1, y1, x2, y2 = self.inner_box()
         w = x2 - x1
-        fixed = [0 if c.flex else c.measure(w) for c in self.children]
-        total_flex = sum(c.flex for c in self.children)
-        leftover = max(0, (y2 - y1) - sum(fixed) - self.gap * max(0, len(self.children) - 1))
+        children = self.children
+        fixed = [0 if c.flex else c.measure(w) for c in children]
+        total_flex = sum(c.flex for c in children)
+        gap = self.gap
+        leftover = max(0, (y2 - y1) - sum(fixed) - gap * max(0, len(children) - 1))
         y = y1
-        for c, h in zip(self.children, fixed):
+        for c, h in zip(children, fixed):
             if c.flex:
                 h = int(leftover * c.flex / total_flex)
             c.layout(x1, y, w, h)
-            y += h + self.gap
+            y += h + gap
 
 
 class Row(View):
@@ -155,16 +176,23 @@ class Row(View):
     def __init__(self, children: Sequence[View] = (), *, gap: int = 0, **kw: object):
         super().__init__(children=list(children), **kw)  # type: ignore[arg-type]
         self.gap = gap
+        self._ws: tuple[int, list[int]] | None = None
 
     def _widths(self, inner_width: int) -> list[int]:
+        cached = self._ws  # measuring and laying out ask for the same width: once is enough
+        if cached is not None and cached[0] == inner_width:
+            return cached[1]
+        children = self.children
         ws = [0 if c.flex else (c.width if c.width is not None else natural_width(c))
-              for c in self.children]
+              for c in children]
         # a child with no intrinsic width (a field, an empty box) fills like flex=1
         flexes = [c.flex or (1.0 if w == 0 and c.width is None else 0.0)
-                  for c, w in zip(self.children, ws)]
+                  for c, w in zip(children, ws)]
         total_flex = sum(flexes)
         leftover = max(0, inner_width - sum(ws) - self.gap * max(0, len(ws) - 1))
-        return [int(leftover * f / total_flex) if f else w for f, w in zip(flexes, ws)]
+        out = [int(leftover * f / total_flex) if f else w for f, w in zip(flexes, ws)]
+        self._ws = (inner_width, out)
+        return out
 
     def content_height(self, inner_width: int) -> int:
         ws = self._widths(inner_width)
@@ -174,11 +202,12 @@ class Row(View):
         x1, y1, x2, y2 = self.inner_box()
         ws = self._widths(x2 - x1)
         x = x1
+        avail = y2 - y1
+        gap = self.gap
         for c, w in zip(self.children, ws):
-            h = min(c.measure(w), y2 - y1)
-            top = y1 + max(0, ((y2 - y1) - h) // 2)
-            c.layout(x, top, w, h)
-            x += w + self.gap
+            h = min(c.measure(w), avail)
+            c.layout(x, y1 + max(0, (avail - h) // 2), w, h)
+            x += w + gap
 
 
 class Stack(View):
@@ -282,14 +311,19 @@ class Text(View):
         self.line_px = int(self.size_px * line_height)
         self.strike = strike
         self.lines: list[str] = []
+        self._natural: tuple[str, int] | None = None
 
     def display_text(self) -> str:
         return "•" * len(self.text) if self.password else self.text
 
     def natural_width(self) -> int:
-        longest = max((text_width(s, self.size_px, self.weight)
-                       for s in self.display_text().split("\n")), default=0)
-        return int(longest) + self.padding[0] + self.padding[2] + 1
+        shown = self.display_text()
+        cached = self._natural
+        if cached is None or cached[0] != shown:
+            longest = max((text_width(s, self.size_px, self.weight) for s in shown.split("\n")),
+                          default=0)
+            cached = self._natural = (shown, int(longest))
+        return cached[1] + self.padding[0] + self.padding[2] + 1
 
     def content_height(self, inner_width: int) -> int:
         self.lines = wrap(self.display_text(), self.size_px, self.weight, inner_width,
@@ -412,14 +446,34 @@ def compute_clips(root: View, screen: Box) -> None:
     """Set each node's ``clip``: the part of it visible through every scroll viewport."""
 
     def visit(v: View, clip: Box | None) -> None:
-        v.clip = intersect(v.box, clip) if clip is not None else None
-        child_clip = v.clip if isinstance(v, Scroll) else clip
-        if isinstance(v, Scroll) and v.clip is not None:
-            child_clip = intersect(v.inner_box(), v.clip)
+        if v._retained:
+            key = (v.box, clip)
+            if key == v._clip_key:
+                return  # a retained subtree whose box and viewport are unchanged
+            v._clip_key = key
+        if clip is None:
+            v.clip = None
+        else:
+            b = v.box
+            x1 = b[0] if b[0] > clip[0] else clip[0]
+            y1 = b[1] if b[1] > clip[1] else clip[1]
+            x2 = b[2] if b[2] < clip[2] else clip[2]
+            y2 = b[3] if b[3] < clip[3] else clip[3]
+            v.clip = (x1, y1, x2, y2) if x2 > x1 and y2 > y1 else None
+        if isinstance(v, Scroll):
+            clip = intersect(v.inner_box(), v.clip) if v.clip is not None else None
         for c in v.children:
-            visit(c, child_clip)
+            visit(c, clip)
 
     visit(root, screen)
+
+
+def retain(view: View) -> View:
+    """Mark ``view`` as a subtree that is reused across frames (the status bar, the keyboard):
+    laying it out (or computing its clips) again where it already is becomes a no-op. Nothing
+    may change a retained subtree after it is first laid out."""
+    view._retained = True
+    return view
 
 
 def hit_test(root: View, x: int, y: int, *, long: bool = False) -> View | None:
