@@ -444,16 +444,20 @@ class AdbDevice:
     # -- facts about the phone ------------------------------------------------------------
     @property
     def facts(self) -> dict[str, Any]:
-        """``virtual`` (a PhoneWorld virtual phone), ``size`` (physical (w, h))."""
+        """``virtual`` (a PhoneWorld virtual phone), ``tidy`` (a virtual phone whose screen
+        changes at once: not the ``field`` profile), ``size`` (physical (w, h))."""
         if self._facts is None:
-            out = self.shell("getprop ro.phoneworld.seed; wm size")
+            out = self.shell("getprop ro.phoneworld.seed; getprop ro.phoneworld.profile; "
+                             "wm size")
             lines = out.splitlines()
             virtual = bool(lines and lines[0].strip())
+            # the field profile's first dump after an action is stale, as on a real phone
+            tidy = not (len(lines) > 1 and lines[1].strip() == "field")
             sizes = {m.group(1): (int(m.group(2)), int(m.group(3)))
                      for m in _WM_SIZE.finditer(out)}
             size = sizes.get("Override") or sizes.get("Physical") or (SCREEN_WIDTH,
                                                                        SCREEN_HEIGHT)
-            self._facts = {"virtual": virtual, "size": size}
+            self._facts = {"virtual": virtual, "tidy": virtual and tidy, "size": size}
         return self._facts
 
     @property
@@ -466,7 +470,7 @@ class AdbDevice:
         """The most extra dumps while consecutive dumps differ (see the constructor)."""
         if self._dump_retries is not None:
             return int(self._dump_retries)
-        return 0 if self.virtual else 3
+        return 0 if self.facts["tidy"] else 3
 
     @property
     def wait_s(self) -> float:

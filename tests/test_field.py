@@ -283,7 +283,8 @@ def adb_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 
 def test_adb_device_sees_through_the_stale_dump(adb_port: int) -> None:
     """Over adb, a field phone's first dump after ``input`` is stale; ``AdbDevice`` with
-    retries (dump until two agree) gets the current tree, without them the stale one. Its
+    retries (dump until two agree; its default on a field phone, read from
+    ``ro.phoneworld.profile``) gets the current tree, without them the stale one. Its
     reset reaches the field phone and draws the prompts from the seed."""
     from phoneworld_gym.real_device.adb_device import AdbDevice
 
@@ -292,7 +293,8 @@ def test_adb_device_sees_through_the_stale_dump(adb_port: int) -> None:
         field = phone.device
         assert isinstance(field, FieldPhone)
         careful = AdbDevice(phone.serial, port=adb_port, guard=False, dump_retries=3)
-        hasty = AdbDevice(phone.serial, port=adb_port, guard=False)
+        hasty = AdbDevice(phone.serial, port=adb_port, guard=False, dump_retries=0)
+        default = AdbDevice(phone.serial, port=adb_port, guard=False)
         try:
             assert careful.shell("getprop ro.phoneworld.profile").strip() == "field"
             careful.reset(seed)
@@ -306,7 +308,9 @@ def test_adb_device_sees_through_the_stale_dump(adb_port: int) -> None:
             assert i is not None
             assert careful.execute(Action("click", index=i)) == ""
             assert "search_bar" in careful.a11y_xml()
-            # the virtual phone's default is no retries: the stale dump comes through
+            # a field phone gets a real phone's retries by default; with none, the stale
+            # dump comes through
+            assert default.dump_retries == 3
             hasty.a11y_xml()
             hasty.execute(Action("navigate_home"))
             stale = hasty.a11y_xml()
@@ -315,6 +319,7 @@ def test_adb_device_sees_through_the_stale_dump(adb_port: int) -> None:
         finally:
             careful.close()
             hasty.close()
+            default.close()
 
 
 # -- the gap ---------------------------------------------------------------------------------
