@@ -174,7 +174,10 @@ def test_task_proto_adb_steps_reach_phoneworld(aenv):
     assert adb(env, press_button=adb_pb2.AdbRequest.PressButton(
         button=adb_pb2.AdbRequest.PressButton.Button.HOME)).status == OK
     assert env.device.probe.foreground_app() == LAUNCHER
-    assert adb(env, tap=adb_pb2.AdbRequest.Tap(x=159, y=726)).status == OK  # the Contacts icon
+    icon = next(e for e in parse_ui_elements(env.device.a11y_xml())
+                if e.text == "Contacts" or e.content_description == "Contacts")
+    x, y = icon.bbox_pixels.center
+    assert adb(env, tap=adb_pb2.AdbRequest.Tap(x=int(x), y=int(y))).status == OK
     assert env.device.probe.foreground_app() == CONTACTS
     assert adb(env, force_stop=adb_pb2.AdbRequest.ForceStop(package_name=CONTACTS)).status == OK
     assert env.device.probe.foreground_app() == LAUNCHER
