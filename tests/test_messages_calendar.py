@@ -56,6 +56,23 @@ def test_names_from_contacts_and_read_on_open(phone):
         (number, "On my way", 2, 1, NOW_MS)
 
 
+def test_search_by_name_number_and_text(phone):
+    phone.execute(Action("open_app", app_name="Messages"))
+    names = [e.text for e in elements(phone)
+             if (e.resource_id or "").endswith("/conversation_name")]
+    sms = phone.probe.query("sms")
+    who = {c["display_name"]: c["number"] for c in phone.probe.contacts()}
+    target = names[1]
+    body = next(r["body"] for r in sms if r["address"] == who[target])
+    for q in (target.split()[1], who[target][-8:], body):
+        phone.execute(type_into(phone, q, rid="search_bar"))
+        shown = [e.text for e in elements(phone)
+                 if (e.resource_id or "").endswith("/conversation_name")]
+        assert target in shown, q
+    phone.execute(type_into(phone, "zzqx", rid="search_bar"))
+    assert text_of(phone, rid="empty_text") == "No results"
+
+
 def test_long_press_deletes_a_whole_thread(phone):
     phone.execute(Action("open_app", app_name="Messages"))
     before = phone.probe.query("sms")

@@ -76,12 +76,14 @@ def main(ctx: Ctx) -> View | Page:
     query, on_query = ctx.field("search")
     offset, on_scroll = ctx.scroll()
     q = query.strip().lower()
+    qd = "".join(ch for ch in q if ch.isdigit())
+    qd = qd if len(qd) >= 3 else ""  # a number (or part of one) typed in
     who = names(ctx)
     rows: list[View] = []
     shown = 0
     for t in ms.threads(ctx.store):
         name = who.get(t["key"], t["address"])
-        if q and not (q in name.lower() or q in ms.digits_key(t["address"])
+        if q and not (q in name.lower() or qd and qd in ms.digits_key(t["address"])
                       or any(q in m["body"].lower()
                              for m in ms.thread_messages(ctx.store, t["key"]))):
             continue
