@@ -1,6 +1,6 @@
 """Calendar tasks: create, move, relocate and delete events, delete one that does not exist
-(infeasible), and read when an event is. All over the ``calendar`` table's CalendarContract
-columns, so they run on a real phone too."""
+(infeasible), and read when and where an event is. All over the ``calendar`` table's
+CalendarContract columns, so they run on a real phone too."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.matchers import DateMatch, TimeMatch
+from phoneworld_gym.matchers import DateMatch, Expected, StringMatch, TimeMatch
 from phoneworld_gym.oracle import elements, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import (
@@ -400,3 +400,49 @@ class CalendarStartTime(Task):
         """Answers the end time."""
         r = by_id(self.before("calendar"))[self.params["id"]]
         yield Action("answer", text=clock(from_ms(r["dtend"])))
+
+
+@register_task
+class CalendarWhereIs(Task):
+    """Read where an upcoming event takes place (the answer may be the place alone or a
+    sentence stating it; naming another event's place fails)."""
+
+    id = "CalendarWhereIs"
+    apps = ("calendar",)
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 6
+    answer_matcher = StringMatch(contains=True)
+    params_schema = {"title": str, "id": int}
+    template = 'Where is my "{title}" event?'
+    paraphrases = {
+        "train": (
+            'What is the location of "{title}"?',
+            'Where does "{title}" take place?',
+        ),
+        "test": (
+            'I need to know where to go for "{title}". What location does my calendar say?',
+            'Look up the place of the "{title}" event for me.',
+        ),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        r = choice(rng, upcoming(probe, where="eventLocation"))
+        return {"title": r["title"], "id": int(r["_id"])}
+
+    def expected_answer(self, device: Device) -> Any:
+        rows = self.before("calendar")
+        return Expected(by_id(rows)[self.params["id"]]["eventLocation"],
+                        candidates=sorted({r["eventLocation"] for r in rows
+                                           if r["eventLocation"]}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_event(device, self.params["title"])
+        yield Action("answer", text=text_of(device, rid="event_location") or "")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The place of the event next to it in time."""
+        rows = self.before("calendar")
+        yield Action("answer", text=other_event(rows, self.params["id"],
+                                                key="eventLocation")["eventLocation"])

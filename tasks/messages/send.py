@@ -1,5 +1,6 @@
 """Messages tasks that change the ``sms`` table: text a contact, text a number, delete a
-conversation, and text someone who is not in the contacts (infeasible)."""
+conversation, reply to an unread one, and text someone who is not in the contacts
+(infeasible)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,19 @@ from phoneworld_gym.oracle import OracleError, find, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.messages.common import (
     BODIES,
+    INBOX,
     SENT,
     choice,
     key,
+    open_thread,
     other,
     send_to,
     texters,
     thread,
     to_list,
+    type_and_send,
 )
-from phoneworld_gym.validators import added, removed, same_phone, same_text
+from phoneworld_gym.validators import added, expect, removed, same_phone, same_text
 
 
 @register_task
@@ -218,3 +222,59 @@ class MessagesTextMissing(Task):
         yield tap(device, desc="Start chat")
         yield type_into(device, self.params["name"], rid="recipient_text_view")
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class MessagesReplyUnread(Task):
+    """Answer a conversation that has unread messages: one sent message to that number is
+    added, and opening the conversation marks its unread messages read (those rows' ``read``
+    goes to 1, as on a phone); nothing else changes."""
+
+    id = "MessagesReplyUnread"
+    apps = ("messages",)
+    difficulty = "easy"
+    tags = ("form",)
+    optimal_steps = 5
+    may_change = ("sms",)
+    params_schema = {"name": str, "number": str, "body": str}
+    template = 'Reply to {name}\'s new message with "{body}".'
+    paraphrases = {
+        "train": (
+            '{name} just texted me. Answer "{body}".',
+            'Write back to {name}: "{body}".',
+        ),
+        "test": (
+            'There\'s an unread text from {name}; respond with "{body}".',
+            'Open my new message from {name} and reply "{body}".',
+        ),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        c = choice(rng, texters(probe, unread=True))
+        return {"name": c["display_name"], "number": c["number"],
+                "body": BODIES[int(rng.integers(len(BODIES)))]}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        unread = [r["_id"] for r in thread(self.before("sms"), p["number"])
+                  if r["type"] == INBOX and not r["read"]]
+        return self.expect(expect("sms", added=[{"address": same_phone(p["number"]),
+                                                 "body": same_text(p["body"]),
+                                                 "type": SENT}],
+                                  changed={i: {"read": 1} for i in unread}))
+
+    def _reply(self, device: Device, name: str) -> Iterator[Action]:
+        yield from open_thread(device, name)
+        yield from type_and_send(device, self.params["body"])
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._reply(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Replies in the conversation above or below it."""
+        names = [c["display_name"] for c in texters(device.probe, unread=None,
+                                                   with_thread=True)]
+        yield from self._reply(device, next(n for n in names if n != self.params["name"]))
+        yield Action("status", goal_status="complete")
