@@ -84,14 +84,13 @@ class MessagesCountUnread(Task):
     category = "information-retrieval"
     difficulty = "medium"
     optimal_steps = 2
+    split = "test"
     answer_matcher = NumberMatch()
     template = "How many of my text conversations have unread messages?"
     paraphrases = {
-        "train": (
+        "test": (
             "How many unread conversations do I have in Messages?",
             "Count the message threads I haven't read yet.",
-        ),
-        "test": (
             "In my texts, how many chats are still unread?",
             "Tell me the number of conversations with new messages I haven't opened.",
         ),
