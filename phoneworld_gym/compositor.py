@@ -56,11 +56,14 @@ class Compositor:
         #: Overview thumbnails by the ops that draw them (the same picture object for the
         #: same content, so an unchanged card is not repainted)
         self._thumbs: dict[tuple[Any, ...], PILImage.Image] = {}
+        #: the last plain home frame and its :meth:`home_key`
+        self._home_frame: tuple[tuple[Any, ...], Screen] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_retained"] = {}  # views hold closures; they are rebuilt on demand
         state["_thumbs"] = {}
+        state["_home_frame"] = None
         return state
 
     def _bar(self, key: tuple[Any, ...], make: Any) -> View:
@@ -98,8 +101,31 @@ class Compositor:
         return (out if isinstance(out, Page) else Page(out)), ctx.app.package
 
     # -- the frame -------------------------------------------------------------------------
+    def home_key(self) -> tuple[Any, ...] | None:
+        """What the plain home screen shows (the clock and the notification glyphs), or None
+        when the frame is anything else (an app, Overview, the shade, a toast, focus).
+
+        The home screen's handlers reach the world only through the device, so one home
+        frame serves every world with the same key: :meth:`build` keeps it and resets land on
+        it without a rebuild."""
+        w = self.world
+        if w.foreground != LAUNCHER or w.shade or w.focus is not None or w.toast:
+            return None
+        return (w.clock, tuple(self._glyph(n["app"]) for n in w.notifications))
+
     def build(self) -> Screen:
         """Lay out the current frame (read-only: the world is not changed)."""
+        key = self.home_key()
+        if key is not None:
+            home = self._home_frame
+            if home is not None and home[0] == key:
+                return home[1]
+            screen = self._build()
+            self._home_frame = (key, screen)
+            return screen
+        return self._build()
+
+    def _build(self) -> Screen:
         w = self.world
         page, package = self.page()
         body = page.body

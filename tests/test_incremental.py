@@ -237,6 +237,27 @@ def test_incremental_renderer_equals_full_paints_over_random_edits(seed: int) ->
         assert np.array_equal(frame, R.paint(dl)), renderer.last
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_sprites_paint_what_blending_paints(size: tuple[int, int],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text and small shapes drawn from sprites over a known backdrop equal the same ops
+    blended and painted piece by piece."""
+    frames = []
+    for task_id in TASK_IDS[::6]:
+        env = PhoneEnv(tasks=task_id, obs_mode="a11y", screenshot_size=size)
+        env.reset(seed=2)
+        frames.append(R.display_list(env.device.screen.root, size))
+        for action in env.oracle():
+            env.step(action)
+            frames.append(R.display_list(env.device.screen.root, size))
+    for dl in frames:
+        with_sprites = R.paint(dl)
+        monkeypatch.setattr(R, "SPRITES", False)
+        without = R.paint(dl)
+        monkeypatch.setattr(R, "SPRITES", True)
+        assert np.array_equal(with_sprites, without)
+
+
 def test_damage_of_equal_and_reordered_lists() -> None:
     a = (R.FILL, 0, 0, 10, 10, (1, 2, 3))
     b = (R.FILL, 5, 5, 20, 20, (4, 5, 6))

@@ -35,6 +35,7 @@ the pixels are the same) with a single copy.
 
 from __future__ import annotations
 
+import bisect
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
@@ -117,6 +118,15 @@ _SPRITES = _ByteLRU(64 << 20)
 _PICTURES = _ByteLRU(16 << 20)
 #: rounded rectangles split into fills and corner masks, relative to their top-left corner
 _SHAPES = _ByteLRU(4 << 20)
+#: small rounded rectangles and ellipses painted over a known solid colour
+_SHAPE_SPRITES = _ByteLRU(16 << 20)
+#: the largest shape (pixels) drawn from a sprite; bigger ones are painted piece by piece
+_SHAPE_SPRITE_MAX = 160_000
+#: rows per band of the index that finds what lies under an op
+_BAND = 64
+#: draw text and small shapes over a known solid colour from cached sprites (the pixels are
+#: the same as painting them over that colour; tests turn this off to check it)
+SPRITES = True
 _BLEND_LUTS: dict[tuple[RGB, RGB], np.ndarray] = {}
 _CORNERS: dict[tuple[int, int], np.ndarray] = {}
 _ELLIPSES = _ByteLRU(4 << 20)
@@ -125,7 +135,8 @@ _ELLIPSES = _ByteLRU(4 << 20)
 def cache_sizes() -> dict[str, int]:
     """Bytes held by the renderer's caches (for the benchmark's memory figures)."""
     return {"masks": _MASKS.bytes, "sprites": _SPRITES.bytes, "pictures": _PICTURES.bytes,
-            "shapes": _SHAPES.bytes, "ellipses": _ELLIPSES.bytes}
+            "shapes": _SHAPES.bytes, "shape sprites": _SHAPE_SPRITES.bytes,
+            "ellipses": _ELLIPSES.bytes}
 
 
 def set_cache_limits(masks: int | None = None, sprites: int | None = None) -> None:
@@ -526,6 +537,7 @@ class _Painter:
         self._rows: dict[RGB, np.ndarray] = {}
         self._blend_rows: dict[tuple[RGB, int], np.ndarray] = {}
         self._backdrops: dict[int, RGB | None] = {}
+        self._bands: list[list[int]] | None = None
         self.painted = 0
 
     def row(self, color: RGB) -> np.ndarray:
@@ -599,27 +611,48 @@ class _Painter:
             self.painted += 1
             self.paint(i, op, x1, y1, x2, y2)
 
+    def bands(self) -> list[list[int]]:
+        """For each band of :data:`_BAND` rows, the indices of the ops that touch it (in
+        painting order): where to look for what lies under an op."""
+        if self._bands is None:
+            last = (self.frame.shape[0] - 1) // _BAND
+            bands: list[list[int]] = [[] for _ in range(last + 1)]
+            for i, op in enumerate(self.ops):
+                for b in range(max(0, op[2] // _BAND), min(last, (op[4] - 1) // _BAND) + 1):
+                    bands[b].append(i)
+            self._bands = bands
+        return self._bands
+
     def backdrop(self, i: int) -> RGB | None:
         """The one colour under op ``i``'s whole rectangle, if the last op below it that
-        touches it is a solid fill that covers it."""
+        touches it is a solid fill that covers it (an outline around it does not count)."""
         if i in self._backdrops:
             return self._backdrops[i]
+        if not SPRITES:
+            return None
         ops = self.ops
-        op = ops[i]
-        x1, y1, x2, y2 = op[1], op[2], op[3], op[4]
+        x1, y1, x2, y2 = ops[i][1], ops[i][2], ops[i][3], ops[i][4]
+        best = -1
+        bands = self.bands()
+        for b in range(y1 // _BAND, min(len(bands) - 1, (y2 - 1) // _BAND) + 1):
+            band = bands[b]
+            k = bisect.bisect_left(band, i) - 1
+            while k >= 0 and band[k] > best:
+                o = ops[band[k]]
+                if o[1] >= x2 or o[3] <= x1 or o[2] >= y2 or o[4] <= y1 or (
+                        o[0] == RRECT and o[10] is None and any(
+                            h[0] <= x1 and h[1] <= y1 and h[2] >= x2 and h[3] >= y2
+                            for h in _holes(o))):
+                    k -= 1  # not under the op, or an outline around it: look below
+                    continue
+                best = band[k]
+                break
         found: RGB | None = None
-        for j in range(i - 1, -1, -1):
-            o = ops[j]
-            if o[1] >= x2 or o[3] <= x1 or o[2] >= y2 or o[4] <= y1:
-                continue
-            if o[0] == RRECT and o[10] is None and any(
-                    h[0] <= x1 and h[1] <= y1 and h[2] >= x2 and h[3] >= y2 for h in _holes(o)):
-                continue  # an outline around the run: look below it
-            for s in _solid(o):
-                if s[0] <= x1 and s[1] <= y1 and s[2] >= x2 and s[3] >= y2:
-                    found = s[4]
+        if best >= 0:
+            for sr in _solid(ops[best]):
+                if sr[0] <= x1 and sr[1] <= y1 and sr[2] >= x2 and sr[3] >= y2:
+                    found = sr[4]
                     break
-            break
         self._backdrops[i] = found
         return found
 
@@ -647,7 +680,14 @@ class _Painter:
                 under[...] = out
         elif kind == RRECT:
             _, _, _, _, _, bx1, by1, bx2, by2, r, fill, outline, bw = op
-            for piece in _rrect_pieces(bx2 - bx1, by2 - by1, r, fill, outline, bw):
+            w, h = bx2 - bx1, by2 - by1
+            if w * h <= _SHAPE_SPRITE_MAX:
+                bg = self.backdrop(i)
+                if bg is not None:
+                    sprite = _shape_sprite((RRECT, w, h, r, fill, outline, bw), bg)
+                    frame[y1:y2, x1:x2] = sprite[y1 - by1:y2 - by1, x1 - bx1:x2 - bx1]
+                    return
+            for piece in _rrect_pieces(w, h, r, fill, outline, bw):
                 if piece[0] == FILL:
                     px1, py1 = max(piece[1] + bx1, x1), max(piece[2] + by1, y1)
                     px2, py2 = min(piece[3] + bx1, x2), min(piece[4] + by1, y2)
@@ -664,6 +704,12 @@ class _Painter:
                                   where=mask[py1 - oy:py2 - oy, px1 - ox:px2 - ox, None])
         elif kind == ELLIPSE:
             bx1, by1, bx2, by2, color = op[5], op[6], op[7], op[8], op[9]
+            if (bx2 - bx1) * (by2 - by1) <= _SHAPE_SPRITE_MAX:
+                bg = self.backdrop(i)
+                if bg is not None:
+                    sprite = _shape_sprite((ELLIPSE, bx2 - bx1, by2 - by1, color), bg)
+                    frame[y1:y2, x1:x2] = sprite[y1 - by1:y2 - by1, x1 - bx1:x2 - bx1]
+                    return
             mask = _ellipse_mask(bx2 - bx1, by2 - by1)
             np.copyto(frame[y1:y2, x1:x2], np.array(color, np.uint8),
                       where=mask[y1 - by1:y2 - by1, x1 - bx1:x2 - bx1, None])
@@ -678,6 +724,31 @@ class _Painter:
             bx1, by1, bx2, by2, key = op[5], op[6], op[7], op[8], op[9]
             pic = _picture(self.dl.pictures[key], bx2 - bx1, by2 - by1)
             frame[y1:y2, x1:x2] = pic[y1 - by1:y2 - by1, x1 - bx1:x2 - bx1]
+
+
+def _shape_sprite(shape: tuple[Any, ...], bg: RGB) -> np.ndarray:
+    """A rounded rectangle ``(RRECT, w, h, r, fill, outline, bw)`` or an ellipse
+    ``(ELLIPSE, w, h, colour)`` painted over ``bg``, as the pieces paint it."""
+    key = (shape, bg)
+    hit = _SHAPE_SPRITES.get(key)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    w, h = shape[1], shape[2]
+    patch = np.empty((h, w, 3), np.uint8)
+    patch[...] = bg
+    if shape[0] == RRECT:
+        for piece in _rrect_pieces(w, h, *shape[3:]):
+            if piece[0] == FILL:
+                patch[piece[2]:piece[4], piece[1]:piece[3]] = piece[5]
+            else:
+                mask = piece[3]
+                np.copyto(patch[piece[2]:piece[2] + mask.shape[0],
+                                piece[1]:piece[1] + mask.shape[1]],
+                          np.array(piece[4], np.uint8), where=mask[..., None])
+    else:
+        np.copyto(patch, np.array(shape[3], np.uint8), where=_ellipse_mask(w, h)[..., None])
+    _SHAPE_SPRITES.put(key, patch, patch.nbytes + 200)
+    return patch
 
 
 def _picture(image: PILImage.Image, w: int, h: int) -> np.ndarray:
