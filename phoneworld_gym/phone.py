@@ -23,6 +23,10 @@ What is cached, and why it is never stale:
 - **Start worlds.** The world :meth:`~PhoneWorldDevice.reset` generates for a seed is kept
   (a bounded LRU shared by the devices of a process, keyed by the seed and the installed app
   classes); a second reset to the same seed copies it instead of generating it again.
+- **System views.** The compositor lays out the status bar, navigation bar and keyboard once
+  per variant and keeps the plain home frame (see
+  :class:`~phoneworld_gym.compositor.Compositor`): their handlers reach the world only
+  through the device, so they are right for any world that shows the same values.
 """
 
 from __future__ import annotations
@@ -167,6 +171,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         self._doubtful = True
 
     def _drop_frame(self) -> None:
+        """Forget the frame outright (the world object or its containers were replaced)."""
         self._screen = None
         self._screen_key = None
         self._pixels = None

@@ -28,6 +28,12 @@ SIZES = [(1080, 2400), (540, 1200)]
 APP_LABELS = [a.label for a in phoneworld_gym.list_apps() if a.kind != "system"]
 
 
+def phone(env: PhoneEnv) -> PhoneWorldDevice:
+    """The env's PhoneWorld device."""
+    assert isinstance(env.device, PhoneWorldDevice)
+    return env.device
+
+
 def full_paint(device: PhoneWorldDevice) -> np.ndarray:
     """A from-scratch frame of ``device``'s world: a fresh phone restored from its snapshot,
     drawn by a full paint."""
@@ -52,12 +58,12 @@ def test_oracle_frames_equal_full_paints(task_id: str, size: tuple[int, int]) ->
     env = PhoneEnv(tasks=task_id, screenshot_size=size)
     for seed in (0, 1):
         obs, _ = env.reset(seed=seed)
-        check_frame(env.device, obs["screenshot"], f"{task_id} seed {seed} reset")
+        check_frame(phone(env), obs["screenshot"], f"{task_id} seed {seed} reset")
         plan = env.oracle()
         for step in range(100):
             action = next(plan, Action("status", goal_status="complete"))
             obs, _, term, trunc, _ = env.step(action)
-            check_frame(env.device, obs["screenshot"],
+            check_frame(phone(env), obs["screenshot"],
                         f"{task_id} seed {seed} step {step} ({action.action_type})")
             if term or trunc:
                 break
@@ -246,10 +252,10 @@ def test_sprites_paint_what_blending_paints(size: tuple[int, int],
     for task_id in TASK_IDS[::6]:
         env = PhoneEnv(tasks=task_id, obs_mode="a11y", screenshot_size=size)
         env.reset(seed=2)
-        frames.append(R.display_list(env.device.screen.root, size))
+        frames.append(R.display_list(phone(env).screen.root, size))
         for action in env.oracle():
             env.step(action)
-            frames.append(R.display_list(env.device.screen.root, size))
+            frames.append(R.display_list(phone(env).screen.root, size))
     for dl in frames:
         with_sprites = R.paint(dl)
         monkeypatch.setattr(R, "SPRITES", False)
@@ -283,7 +289,7 @@ def test_screenshots_are_read_only_and_never_written_again() -> None:
         assert np.array_equal(shot, copy_), "a screenshot handed out was changed later"
     for a, b in zip(shots, shots[1:]):
         assert not np.shares_memory(a, b), "two observations share their pixels"
-    frame = env.device.screenshot()
+    frame = phone(env).screenshot()
     assert not frame.flags.writeable
     with pytest.raises(ValueError):
         frame[0, 0, 0] = 1
@@ -328,7 +334,7 @@ def test_snapshot_restore_and_hash_match_the_deep_copy_forms() -> None:
     env.reset(seed=1)
     for action in env.oracle():
         env.step(action)
-        w = env.device.world
+        w = phone(env).world
         reference = copy.deepcopy(dataclasses.asdict(w))
         assert w.snapshot() == reference
         assert w.to_json() == json.dumps(reference, sort_keys=True, ensure_ascii=False,
@@ -357,7 +363,7 @@ def test_what_obs_mode_drops_is_never_made(mode: str) -> None:
     env.reset(seed=0)
     for action in env.oracle():
         env.step(action)
-        device = env.device
+        device = phone(env)
         if mode == "a11y":
             assert device._renderer._frame is None, "a screenshot was drawn in a11y mode"
         else:

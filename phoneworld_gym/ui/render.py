@@ -20,17 +20,21 @@ function of that pixel's old value, the op and the pixel's position. So painting
 list in order *restricted to any rectangle* gives exactly the pixels a full paint gives
 there. :class:`FrameRenderer` uses that: it keeps the previous frame and its display list,
 diffs the new list against the old one (ops are compared whole; an op that appears in one list
-only damages its rectangle; if the common ops changed order, everything is damaged), merges
-the damaged rectangles into a few bands and repaints only those, each from the last opaque
-op covering it. :func:`render` (a fresh full paint) and the incremental frames therefore agree
-pixel for pixel; ``tests/test_incremental.py`` checks it at every step of every oracle.
+only damages its rectangle, except a fill that only moved or resized in its place among the
+shared ops, which damages what it covers in one frame only; if the shared ops changed order,
+everything is damaged), merges the damaged rectangles into bands that do not overlap
+vertically and repaints only those, each from the last opaque op covering it and skipping
+what later opaque ops cover. Each row of the new frame is written once: copied from the last
+frame, or painted. :func:`render` (a fresh full paint) and the incremental frames therefore
+agree pixel for pixel; ``tests/test_incremental.py`` checks it at every step of every oracle.
 
 Drawing primitives are numpy slice assignments: rectangle fills copy a pre-filled row, corner
 and ellipse masks are cached boolean arrays, and text is blended through its coverage mask
 with one integer formula, ``(under * (255 - m) + colour * m + 127) // 255``. When the last op
-under a text run is a solid fill that covers it (the usual case: a label on a card), the run
-is drawn from a cached *sprite* (the mask blended over that colour with the same formula, so
-the pixels are the same) with a single copy.
+under a text run (or a small rounded rectangle or ellipse) is a solid fill that covers it,
+the usual case of a label on a card, it is drawn from a cached *sprite*: the same op painted
+over that colour, so the pixels are the same, in a single copy. A band index of the display
+list finds that op without scanning the list.
 """
 
 from __future__ import annotations
