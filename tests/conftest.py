@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -50,3 +53,26 @@ def make_env() -> Iterator[Callable[..., gymnasium.Env]]:
     yield make
     for e in envs:
         e.close()
+
+
+HAVE_ADB = shutil.which("adb") is not None and importlib.util.find_spec("adbutils") is not None
+
+
+@pytest.fixture(scope="module")
+def adb_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """A private adb server (the real Debian client) on a free port, killed at the end."""
+    if not HAVE_ADB:
+        pytest.skip("needs the adb client and adbutils")
+    from phoneworld_gym.real_device.adb_server import free_port
+
+    port = free_port()
+    home = tmp_path_factory.mktemp("adb-home")
+    env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port), "HOME": str(home),
+           "ANDROID_USER_HOME": str(home / ".android"), "ANDROID_SDK_HOME": str(home)}
+    subprocess.run(["adb", "-P", str(port), "start-server"], env=env, capture_output=True,
+                   timeout=60, check=True)
+    try:
+        yield port
+    finally:
+        subprocess.run(["adb", "-P", str(port), "kill-server"], env=env, capture_output=True,
+                       timeout=60, check=False)

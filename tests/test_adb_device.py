@@ -57,24 +57,6 @@ CONTACTS = "com.phoneworld.contacts"
 
 # -- fixtures --------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def adb_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    """A private adb server on a free port, killed at the end."""
-    if not HAVE_ADB:
-        pytest.skip("needs the adb client and adbutils")
-    port = free_port()
-    home = tmp_path_factory.mktemp("adb-home")
-    env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port), "HOME": str(home),
-           "ANDROID_USER_HOME": str(home / ".android"), "ANDROID_SDK_HOME": str(home)}
-    subprocess.run(["adb", "-P", str(port), "start-server"], env=env, capture_output=True,
-                   timeout=60, check=True)
-    try:
-        yield port
-    finally:
-        subprocess.run(["adb", "-P", str(port), "kill-server"], env=env, capture_output=True,
-                       timeout=60, check=False)
-
-
-@pytest.fixture(scope="module")
 def phone() -> Iterator[VirtualPhone]:
     with VirtualPhone(port=free_port(), seed=0) as p:
         yield p

@@ -5,10 +5,7 @@ it opens for a plan that does not expect prompts."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
-import subprocess
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -261,24 +258,6 @@ def test_virtual_phone_profiles() -> None:
     a = _arg_parser().parse_args(["serve-adb", "--profile", "field", "--port", "0"])
     assert a.profile == "field"
     assert _arg_parser().parse_args(["serve-adb"]).profile == "clean"
-
-
-@pytest.fixture(scope="module")
-def adb_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    """A private adb server on a free port, killed at the end."""
-    if not HAVE_ADB:
-        pytest.skip("needs the adb client and adbutils")
-    port = free_port()
-    home = tmp_path_factory.mktemp("adb-home")
-    env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port), "HOME": str(home),
-           "ANDROID_USER_HOME": str(home / ".android"), "ANDROID_SDK_HOME": str(home)}
-    subprocess.run(["adb", "-P", str(port), "start-server"], env=env, capture_output=True,
-                   timeout=60, check=True)
-    try:
-        yield port
-    finally:
-        subprocess.run(["adb", "-P", str(port), "kill-server"], env=env, capture_output=True,
-                       timeout=60, check=False)
 
 
 def test_adb_device_sees_through_the_stale_dump(adb_port: int) -> None:
