@@ -16,8 +16,8 @@ $(STAMP): setup.cfg setup.py pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-## The main job: oracle and random agents over the Shopping and Contacts tasks, a success
-## table, and a picture of one episode in out/episode.png.
+## The main job: oracle and random agents over every task, a success table, and a picture
+## of one episode in out/episode.png.
 demo: install
 	$(PY) examples/demo.py --episodes 3 --out out
 
