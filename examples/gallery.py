@@ -34,12 +34,15 @@ def tour(d: PhoneWorldDevice) -> Iterator[str]:
     d.execute(Action("open_app", app_name="Contacts"))
     d.execute(tap(d, rid="contact_title"))
     yield "Contacts: a contact"
+    for app in ("Messages", "Calendar", "Clock", "Settings"):
+        d.execute(Action("open_app", app_name=app))
+        yield app
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--out", default="docs/screens.png")
-    p.add_argument("--width", type=int, default=360)
+    p.add_argument("--width", type=int, default=300)
     args = p.parse_args()
     w, h = args.width, args.width * 2400 // 1080
     d = PhoneWorldDevice(screenshot_size=(w, h))
