@@ -85,6 +85,7 @@ from phoneworld_gym.contract import MAX_TEXT, SCREEN_HEIGHT, SCREEN_WIDTH, Actio
 from phoneworld_gym.device import SETTINGS_NAMESPACES, DeviceError, Row
 from phoneworld_gym.env import PhoneEnv
 from phoneworld_gym.phone import PhoneWorldDevice
+from phoneworld_gym.real_device.commands import key_action
 from phoneworld_gym.system import chrome, launcher
 from phoneworld_gym.task import Task, get_task
 
@@ -92,8 +93,6 @@ from phoneworld_gym.task import Task, get_task
 TOUCH_SLOP = 21
 #: ``input swipe`` held still at least this long is a long press
 LONG_PRESS_MS = 500
-#: the Overview button's centre (the navigation bar is drawn but not dumped, as on a phone)
-OVERVIEW_BUTTON = (SCREEN_WIDTH * 5 // 6, SCREEN_HEIGHT - chrome.NAV_BAR_H // 2)
 LAUNCHER_ACTIVITY = f"{launcher.PACKAGE}.NexusLauncherActivity"
 SYSTEMUI_PACKAGE = chrome.SHADE_PACKAGE
 #: packages every phone has besides the launcher and the mock apps
@@ -119,14 +118,6 @@ KEYCODES: dict[str, int] = {
     **{str(d): 7 + d for d in range(10)},
     **{chr(c): 29 + c - ord("A") for c in range(ord("A"), ord("Z") + 1)},
 }
-#: key codes that type a character into the focused field
-KEY_CHARS: dict[int, str] = {
-    **{7 + d: str(d) for d in range(10)},
-    **{29 + i: chr(ord("a") + i) for i in range(26)},
-    17: "*", 18: "#", 55: ",", 56: ".", 62: " ", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]",
-    73: "\\", 74: ";", 75: "'", 76: "/", 77: "@", 81: "+",
-}
-
 #: content provider URIs the shell serves -> PhoneWorld table (rows carry the contract's
 #: columns, as the project's virtual adb phone serves them)
 PROVIDERS: dict[str, str] = {
@@ -382,20 +373,11 @@ class PhoneWorldSimulator(base_simulator.BaseSimulator):
 
     def key(self, code: int) -> None:
         """One Android key code (see the module docs); unknown keys do nothing."""
-        if code == 3:
-            self.perform(Action("navigate_home"))
-        elif code in (4, 111):
-            self.perform(Action("navigate_back"))
-        elif code in (66, 160):
-            self.perform(Action("keyboard_enter"))
-        elif code == 67:
-            text = self.focused_text()
-            if text:
-                self.perform(Action("input_text", text=text[:-1], clear_text=True))
-        elif code == 187:
-            self.perform(Action("click", x=OVERVIEW_BUTTON[0], y=OVERVIEW_BUTTON[1]))
-        elif code in KEY_CHARS:
-            self.type_text(KEY_CHARS[code])
+        what = key_action(code, self.focused_text)
+        if isinstance(what, Action):
+            self.perform(what)
+        elif what is not None:
+            self.type_text(what)
 
     def type_text(self, text: str) -> None:
         """Type into the focused field (PhoneWorld's ``input_text``, which also submits)."""

@@ -74,6 +74,27 @@ KEY_CHARS: dict[int, str] = {
     73: "\\", 74: ";", 75: "'", 76: "/", 77: "@", 81: "+",
 }
 
+
+
+def key_action(code: int, focused_text: Callable[[], str | None]) -> Action | str | None:
+    """What Android key ``code`` does on PhoneWorld: a contract action, a text to type into the
+    focused field, or None (power, volume, menu ... do nothing). ``focused_text`` reads the
+    focused field (DEL rewrites it minus its last character: the contract has no delete key).
+    Shared by the virtual adb phone and the android_env simulator."""
+    if code == 3:
+        return Action("navigate_home")
+    if code in (4, 111):
+        return Action("navigate_back")
+    if code in (66, 160):
+        return Action("keyboard_enter")
+    if code == 67:
+        text = focused_text()
+        return Action("input_text", text=text[:-1], clear_text=True) if text else None
+    if code == 187:
+        return Action("click", x=OVERVIEW_BUTTON[0], y=OVERVIEW_BUTTON[1])
+    return KEY_CHARS.get(code)
+
+
 #: content provider URIs -> (table, fixed column values that select and fill rows)
 PROVIDERS: dict[str, tuple[str, dict[str, Any]]] = {
     "content://com.android.contacts/contacts": ("contacts", {}),
@@ -316,21 +337,11 @@ class PhoneCommands:
             self._execute(Action("input_text", text=text[k:k + MAX_TEXT], clear_text=False))
 
     def _key(self, code: int) -> None:
-        if code == 3:
-            self._execute(Action("navigate_home"))
-        elif code in (4, 111):
-            self._execute(Action("navigate_back"))
-        elif code in (66, 160):
-            self._execute(Action("keyboard_enter"))
-        elif code == 67:
-            text = self._focused_text()
-            if text:
-                self._execute(Action("input_text", text=text[:-1], clear_text=True))
-        elif code == 187:
-            self._execute(Action("click", x=OVERVIEW_BUTTON[0], y=OVERVIEW_BUTTON[1]))
-        elif code in KEY_CHARS:
-            self._type(KEY_CHARS[code])
-        # other keys (power, volume, menu ...) do nothing on the virtual phone
+        what = key_action(code, self._focused_text)
+        if isinstance(what, Action):
+            self._execute(what)
+        elif what is not None:
+            self._type(what)
 
     def _gesture(self, x1: float, y1: float, x2: float, y2: float, ms: float) -> None:
         """A finger down at (x1, y1), moved to (x2, y2) over ``ms``: a tap, a long press or
