@@ -10,8 +10,13 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# The baselines extra brings torch: TORCH names the wheel taken first (the CPU build here;
+# `make install TORCH=` keeps whatever torch is already installed, e.g. a CUDA one).
+TORCH ?= torch==2.13.0
+
 $(STAMP): setup.cfg setup.py pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(if $(TORCH),$(PY) -m pip install --quiet "$(TORCH)")
+	$(PY) -m pip install --quiet -e ".[dev,baselines]"
 	touch $(STAMP)
 
 install: $(STAMP)
