@@ -1,0 +1,125 @@
+"""A tiny causal language model built here, for tests and CPU smoke runs of the LM baselines.
+
+Nothing is downloaded: the tokenizer is a byte-level BPE trained with the ``tokenizers``
+library on PhoneWorld prompts and action JSON (:func:`oracle_corpus` makes such a corpus from
+oracle episodes), and the model is a small Llama built from a config with seeded random
+weights. :func:`build_tiny` saves both with ``save_pretrained``, so
+``AutoModelForCausalLM.from_pretrained(path)`` and ``AutoTokenizer.from_pretrained(path)``
+load them offline like any local checkpoint. The model is untrained: it emits noise until SFT
+teaches it the action format.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+#: The end-of-text token: also the model's BOS, and what ends every completion.
+EOS = "<|endoftext|>"
+PAD = "<|pad|>"
+#: Positions the tiny model handles (RoPE: the length costs no parameters).
+MAX_POSITIONS = 4096
+
+
+def oracle_corpus(tasks: str | Sequence[str] | None = None, *, seeds: Iterable[int] = (0,),
+                  split: str | None = "train") -> Iterator[str]:
+    """Prompt + completion texts, one per step of each task's oracle episode per seed: the
+    text a tokenizer for PhoneWorld should compress well. ``split="train"`` (the default)
+    keeps the held-out test tasks and wordings out of it."""
+    from phoneworld_gym.baselines.prompt import Turn, build_prompt, format_action
+    from phoneworld_gym.env import PhoneEnv
+
+    env = PhoneEnv(tasks, split=split, obs_mode="a11y")
+    try:
+        for task in env.task_ids:
+            for seed in seeds:
+                obs, _ = env.reset(seed=seed, options={"task": task})
+                history: list[Turn] = []
+                for action in env.oracle():
+                    yield build_prompt(obs["goal"], obs["a11y"], history) + format_action(
+                        action) + EOS
+                    obs, _, term, trunc, info = env.step(action)
+                    history.append(Turn(action, info["action_error"]))
+                    if term or trunc:
+                        break
+    finally:
+        env.close()
+
+
+def train_tokenizer(corpus_texts: Iterable[str], vocab: int = 2000) -> object:
+    """A byte-level BPE tokenizer (``PreTrainedTokenizerFast``) trained on ``corpus_texts``:
+    any text encodes (every byte is in the alphabet), and ``EOS``/``PAD`` are special."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    if vocab < len(alphabet) + 2:
+        raise ValueError(f"vocab must hold the {len(alphabet)} byte symbols and 2 special "
+                         f"tokens (>= {len(alphabet) + 2}), got {vocab}")
+    texts = list(corpus_texts)
+    if not texts or not all(isinstance(t, str) for t in texts):
+        raise ValueError("corpus_texts must be a non-empty iterable of str")
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=vocab, special_tokens=[EOS, PAD],
+                                  initial_alphabet=alphabet, show_progress=False)
+    tok.train_from_iterator(texts, trainer)
+    return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOS, bos_token=EOS,
+                                   pad_token=PAD, model_max_length=MAX_POSITIONS)
+
+
+def build_tiny(out_dir: str | Path, corpus_texts: Iterable[str], *, layers: int = 2,
+               hidden: int = 128, vocab: int = 2000, seed: int = 0) -> Path:
+    """Train a tokenizer on ``corpus_texts``, build a ``layers``-layer Llama of width
+    ``hidden`` with weights drawn from ``seed``, and save both to ``out_dir``.
+
+    Returns ``out_dir`` as a ``Path``. The same corpus and seed give the same files.
+    """
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from transformers.utils import logging as hf_logging
+
+    if layers < 1 or hidden < 8 or hidden % 4:
+        raise ValueError(f"layers must be >= 1 and hidden a multiple of 4 >= 8, "
+                         f"got layers={layers}, hidden={hidden}")
+    tokenizer = train_tokenizer(corpus_texts, vocab)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),  # type: ignore[arg-type]
+        hidden_size=hidden, intermediate_size=4 * hidden, num_hidden_layers=layers,
+        num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=MAX_POSITIONS,
+        bos_token_id=tokenizer.bos_token_id,  # type: ignore[attr-defined]
+        eos_token_id=tokenizer.eos_token_id,  # type: ignore[attr-defined]
+        pad_token_id=tokenizer.pad_token_id,  # type: ignore[attr-defined]
+        tie_word_embeddings=True,
+    )
+    torch.manual_seed(seed)
+    model = LlamaForCausalLM(config)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    hf_logging.disable_progress_bar()
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)  # type: ignore[attr-defined]
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m phoneworld_gym.baselines.tiny OUT_DIR``: build the tiny model from the
+    oracle episodes of every train task."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("out_dir")
+    p.add_argument("--seeds", type=int, default=1, help="oracle episodes per task")
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--hidden", type=int, default=128)
+    p.add_argument("--vocab", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=0)
+    a = p.parse_args(argv)
+    corpus = list(oracle_corpus(seeds=range(a.seeds)))
+    path = build_tiny(a.out_dir, corpus, layers=a.layers, hidden=a.hidden, vocab=a.vocab,
+                      seed=a.seed)
+    print(f"{path}: tokenizer and model from {len(corpus)} oracle steps")
+
+
+if __name__ == "__main__":
+    main()
