@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from phoneworld_gym.life import Life
+from phoneworld_gym.system import storage
 from phoneworld_gym.ui.view import Handler, View
 from phoneworld_gym.ui.widgets import DEFAULT_THEME, Theme
 from phoneworld_gym.world import LAUNCHER, World
@@ -30,6 +31,11 @@ class Page:
     body: View
     dialog: View | None = None
     on_back: Callable[[], bool] | None = None
+    #: a runtime permission this screen needs (``"camera"``, see
+    #: :data:`phoneworld_gym.system.intents.PERMISSIONS`): until the app has an answer, the
+    #: system's permission dialog covers the screen; read the answer with
+    #: :meth:`Ctx.permission`
+    permission: str | None = None
 
 
 ScreenFn = Callable[["Ctx"], "View | Page"]
@@ -71,10 +77,21 @@ class App:
     #: ``device.fixture(app, name, **args)``: name -> function(store, **args) -> result
     fixtures: ClassVar[dict[str, Callable[..., Any]]] = {}
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: URI scheme -> screen that opens it (``{"tel": "dial"}``); the screen gets
+    #: ``args["uri"]`` (see :mod:`phoneworld_gym.system.intents`)
+    intent_filters: ClassVar[dict[str, str]] = {}
+    #: MIME pattern -> screen that receives a share (``{"text/*": "compose"}``); the screen
+    #: gets ``args["shared"]``: ``text``, ``subject``, ``path``, ``mime``
+    share_targets: ClassVar[dict[str, str]] = {}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         """The app's store at the start of an episode (plain JSON data), drawn from the app's
         own generator and the episode's shared :class:`~phoneworld_gym.life.Life`."""
+        return {}
+
+    def files(self, rng: np.random.Generator, life: Life) -> dict[str, bytes]:
+        """Files the app's data starts with in shared storage (``/sdcard/...`` path -> bytes):
+        a gallery's photos, downloads. Written into the phone's ``files`` table at reset."""
         return {}
 
     def notifications(self, store: dict[str, Any]) -> list[dict[str, Any]]:
@@ -230,6 +247,65 @@ class Ctx:
             if fn is not None and app.name in self.world.stores:
                 return copy.deepcopy(fn(self.world.stores[app.name]))
         return copy.deepcopy(self.world.system.get(table, []))
+
+    # -- shared storage (the phone's ``files`` table, /sdcard) ----------------------------------
+    def files(self, folder: str = "/sdcard/") -> list[dict[str, Any]]:
+        """Every file under ``folder`` (recursively): ``path``, ``size``, ``sha256``, sorted
+        by path."""
+        return storage.list_files(self.world, folder)
+
+    def read_file(self, path: str) -> bytes:
+        """A file's bytes (``KeyError`` when there is none)."""
+        return storage.read(self.world, path)
+
+    def write_file(self, path: str, data: bytes) -> None:
+        """Create or replace a file under ``/sdcard/``."""
+        storage.write(self.world, path, data)
+
+    def delete_file(self, path: str) -> None:
+        """Delete a file, or a folder with everything under it."""
+        storage.delete(self.world, path)
+
+    def move_file(self, src: str, dst: str, *, keep: bool = False) -> None:
+        """Move (or with ``keep``, copy) a file or folder to a new path."""
+        storage.move(self.world, src, dst, keep=keep)
+
+    # -- intents, sharing, permissions (system UI: see phoneworld_gym.system.intents) -----------
+    def open_uri(self, uri: str) -> Handler:
+        """A handler that views ``uri`` (``tel:``, ``mailto:``, ``geo:``, ``https:``, ...): the
+        one app that handles its scheme opens on its screen with ``args["uri"]``; several
+        show the "Open with" chooser; none shows a toast."""
+        from phoneworld_gym.system import intents
+
+        intents.uri_scheme(uri)  # a malformed URI is the app's bug: fail where it is built
+
+        def h() -> None:
+            targets = intents.handlers_for(uri, list(all_apps().values()))
+            targets = [(a, s) for a, s in targets if a.name in self.world.stores]
+            if not targets:
+                self.toast("No app can open this link")
+            elif len(targets) == 1:
+                self.start_app(targets[0][0].name, targets[0][1], uri=uri)
+            else:
+                self.world.system_ui = {"kind": "chooser", "uri": uri, "from": self.app.name,
+                                        "targets": [a.name for a, _ in targets]}
+
+        return h
+
+    def share(self, *, text: str = "", subject: str = "", path: str | None = None,
+              mime: str = "text/plain") -> Handler:
+        """A handler that opens the share sheet for ``text`` (or the file at ``path``)."""
+
+        def h() -> None:
+            self.world.system_ui = {"kind": "share", "from": self.app.name, "mime": mime,
+                                    "text": text, "subject": subject, "path": path}
+
+        return h
+
+    def permission(self, name: str) -> str | None:
+        """This app's answer for a runtime permission: ``"granted"``, ``"once"``,
+        ``"denied"``, or None when it was never asked."""
+        return self.world.permissions.get(self.app.name, {}).get(name)
 
     def notify(self, title: str, text: str, screen: str | None = None, **args: Any) -> None:
         """Post a notification; tapping it in the shade opens ``screen`` with ``args``."""

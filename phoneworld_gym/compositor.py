@@ -16,7 +16,7 @@ from PIL import Image as PILImage
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
 from phoneworld_gym.screen import Screen
-from phoneworld_gym.system import chrome, launcher
+from phoneworld_gym.system import chrome, intents, launcher
 from phoneworld_gym.ui.render import display_list, paint
 from phoneworld_gym.ui.view import (
     Column,
@@ -98,7 +98,12 @@ class Compositor:
         if ctx is None:
             return Page(self._home()), launcher.PACKAGE
         out = ctx.app.screens[ctx.entry["screen"]](ctx)
-        return (out if isinstance(out, Page) else Page(out)), ctx.app.package
+        page = out if isinstance(out, Page) else Page(out)
+        if w.system_ui is not None:
+            return page, intents.RESOLVER_PACKAGE
+        if page.permission is not None and ctx.permission(page.permission) is None:
+            return page, intents.PERMISSION_PACKAGE
+        return page, ctx.app.package
 
     # -- the frame -------------------------------------------------------------------------
     def home_key(self) -> tuple[Any, ...] | None:
@@ -148,12 +153,20 @@ class Compositor:
         bg = launcher.WALLPAPER if dark and not w.shade else (body.bg or DEFAULT_BG)
         main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
         layers: list[View] = [main]
-        if page.dialog is not None:
+        system = self._system_window(page)
+        if page.dialog is not None and system is None:
             main.in_dump = False  # the dialog's window is the one dumped, as on a phone
             dlg = page.dialog
             dlg.height = dlg.height or dlg.measure(dlg.width or SCREEN_WIDTH)
             layers.append(chrome.scrim(self.dismiss_dialog))
             layers.append(Stack([dlg], cls="android.widget.FrameLayout"))
+        if system is not None:  # a system window over the app: only it is dumped
+            main.in_dump = False
+            win, package, on_scrim = system
+            win.height = win.height or win.measure(win.width or SCREEN_WIDTH)
+            layers.append(chrome.scrim(on_scrim))
+            layers.append(Stack([win], cls="android.widget.FrameLayout",
+                                padding=(0, 0, 0, chrome.NAV_BAR_H)))
         if w.toast and w.toast.get("ttl", 0) > 0:
             nav = chrome.NAV_BAR_H + (chrome.KEYBOARD_H if focused is not None else 0)
             layers.append(chrome.overlay_stack([chrome.toast(w.toast["text"])], nav + 60))
@@ -161,6 +174,107 @@ class Compositor:
         root.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
         compute_clips(root, SCREEN_BOX)
         return Screen(root, package)
+
+    # -- system windows over apps (see phoneworld_gym.system.intents) ----------------------
+    def pending_permission(self, page: Page | None = None) -> tuple[str, str] | None:
+        """(app, permission) when the foreground screen needs a permission never answered."""
+        if self.world.shade or self.world.system_ui is not None:
+            return None
+        ctx = self.ctx()
+        if ctx is None:
+            return None
+        if page is None:
+            page = self.page()[0]
+        perm = page.permission
+        if perm is None or ctx.permission(perm) is not None:
+            return None
+        if perm not in intents.PERMISSIONS:
+            raise ValueError(f"{ctx.app.name}: unknown permission {perm!r}; "
+                             f"known: {sorted(intents.PERMISSIONS)}")
+        return ctx.app.name, perm
+
+    def answer_permission(self, decision: str) -> Handler:
+        """A permission dialog button: store the answer for the foreground app."""
+
+        def h() -> None:
+            pending = self.pending_permission()
+            if pending is not None:
+                app, perm = pending
+                self.world.permissions.setdefault(app, {})[perm] = decision
+
+        return h
+
+    def _system_window(self, page: Page) -> tuple[View, str, Handler] | None:
+        """The share sheet, chooser or permission dialog over the page: (view, package,
+        what a tap on the scrim does)."""
+        w = self.world
+        ui = w.system_ui
+        apps = self._device.apps
+        if ui is not None and ui.get("kind") == "share":
+            targets = intents.share_targets(str(ui.get("mime", "text/plain")),
+                                            list(apps.values()), exclude=ui.get("from"))
+            cells = [(a.label, a.icon, self._tint(a.name)) for a, _ in targets]
+            copy = self._share_copy if not ui.get("path") and ui.get("text") else None
+            view = intents.share_sheet(ui, cells, self._share_to(targets), copy)
+            return view, intents.RESOLVER_PACKAGE, self._close_system_ui
+        if ui is not None and ui.get("kind") == "chooser":
+            names = [n for n in ui.get("targets", []) if n in apps]
+            cells = [(apps[n].label, apps[n].icon, self._tint(n)) for n in names]
+            return (intents.chooser(str(ui.get("uri", "")), cells, self._open_with(names)),
+                    intents.RESOLVER_PACKAGE, self._close_system_ui)
+        pending = self.pending_permission(page)
+        if pending is not None:
+            app, perm = pending
+            view = intents.permission_dialog(apps[app].label, perm, self.answer_permission)
+            return view, intents.PERMISSION_PACKAGE, self._nothing
+        return None
+
+    def _nothing(self) -> None:
+        """A tap outside the permission dialog does nothing, as on Android 11 and later."""
+
+    def _close_system_ui(self) -> None:
+        self.world.system_ui = None
+
+    def _share_copy(self) -> None:
+        """The share sheet's Copy: the shared text onto the clipboard."""
+        ui = self.world.system_ui or {}
+        self.world.clipboard = str(ui.get("text", ""))
+        self.world.system_ui = None
+        self.world.toast = {"text": "Copied", "ttl": 2}
+
+    def _share_to(self, targets: list[tuple[Any, str]]) -> Any:
+        def make(i: int) -> Handler:
+            def h() -> None:
+                ui = self.world.system_ui or {}
+                app, screen = targets[i]
+                shared = {k: ui.get(k) for k in ("text", "subject", "path", "mime")}
+                self.world.system_ui = None
+                self._start(app.name, screen, shared=shared)
+
+            return h
+
+        return make
+
+    def _open_with(self, names: list[str]) -> Any:
+        def make(i: int) -> Handler:
+            def h() -> None:
+                ui = self.world.system_ui or {}
+                app = self._device.apps[names[i]]
+                self.world.system_ui = None
+                self._start(app.name, app.intent_filters[intents.uri_scheme(ui["uri"])],
+                            uri=ui["uri"])
+
+            return h
+
+        return make
+
+    def _start(self, app: str, screen: str, **args: Any) -> None:
+        """Open ``screen`` of ``app`` on top of its back stack and bring it to the front."""
+        w = self.world
+        stack = w.stacks.setdefault(app, [])
+        stack.append({"screen": screen, "args": args, "state": {}})
+        w.focus = None
+        w.bring_to_front(app)
 
     def _focused_field(self, page: Page) -> TextField | None:
         """The page's text field (in the body or the dialog) that has keyboard focus."""

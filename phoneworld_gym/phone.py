@@ -46,6 +46,7 @@ from phoneworld_gym.input import InputDispatcher
 from phoneworld_gym.life import generate as generate_life
 from phoneworld_gym.screen import Screen
 from phoneworld_gym.sim_access import PhoneWorldProbe, SimWriteVerbs
+from phoneworld_gym.system import storage
 from phoneworld_gym.ui.render import FrameRenderer
 from phoneworld_gym.world import LAUNCHER, RECENTS, World
 
@@ -153,6 +154,9 @@ class PhoneWorldDevice(SimWriteVerbs):
         for name, app in self.apps.items():
             rng = np.random.default_rng(app_seed(seed, name))
             w.stores[name] = app.generate(rng, life)
+            files = app.files(np.random.default_rng(app_seed(seed, name + "/files")), life)
+            for path, data in sorted(files.items()):
+                storage.write(w, path, data)
         for name, app in self.apps.items():
             for note in app.notifications(w.stores[name]):
                 post(w, app, note)
@@ -242,6 +246,7 @@ class PhoneWorldDevice(SimWriteVerbs):
                 if not stack:
                     stack.append({"screen": app.main_screen, "args": {}, "state": {}})
                 self.world.shade = False
+                self.world.system_ui = None
                 self.world.bring_to_front(app.name)
                 return ""
         labels = sorted(a.label for a in self.apps.values())
@@ -249,6 +254,7 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     def home(self) -> None:
         self.world.shade = False
+        self.world.system_ui = None
         self.world.foreground = LAUNCHER
         self.world.focus = None
 
@@ -258,6 +264,12 @@ class PhoneWorldDevice(SimWriteVerbs):
         w = self.world
         if w.shade:
             w.shade = False
+            return
+        if w.system_ui is not None:
+            w.system_ui = None
+            return
+        if self.compositor.pending_permission() is not None:
+            self.compositor.answer_permission("denied")()
             return
         if w.focus is not None:
             w.focus = None
@@ -280,6 +292,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         """The Overview button: show recent apps, or go back to the last app from there."""
         w = self.world
         w.shade = False
+        w.system_ui = None
         if w.foreground == RECENTS:
             last = next((a for a in w.recents if w.stacks.get(a)), None)
             if last is not None:

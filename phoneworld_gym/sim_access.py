@@ -8,14 +8,12 @@ table (its ``writers``) or, for the phone's own providers, into ``world.system``
 
 from __future__ import annotations
 
-import base64
 import copy
-import hashlib
 import re
 from typing import TYPE_CHECKING, Any
 
 from phoneworld_gym.device import COMMON_TABLES, SETTINGS_NAMESPACES, Row, Unsupported
-from phoneworld_gym.system import chrome, launcher
+from phoneworld_gym.system import chrome, intents, launcher, storage
 from phoneworld_gym.world import LAUNCHER, RECENTS
 
 if TYPE_CHECKING:
@@ -89,6 +87,8 @@ class PhoneWorldProbe:
         w = self._world
         if w.shade:
             return chrome.SHADE_PACKAGE
+        if w.system_ui is not None:
+            return intents.RESOLVER_PACKAGE
         if w.foreground in (LAUNCHER, RECENTS):
             return launcher.PACKAGE
         return str(self._device.apps[w.foreground].package)
@@ -184,15 +184,7 @@ class SimWriteVerbs:
         self.invalidate()
 
     def push_file(self, path: str, data: bytes) -> None:
-        if not isinstance(path, str) or not _FILE_PATH.match(path) or "/../" in path + "/":
-            raise ValueError(f"files go under /sdcard/ (no '..'), got {path!r}")
-        if not isinstance(data, (bytes, bytearray)) or len(data) > MAX_FILE:
-            raise ValueError(f"file data must be bytes of at most {MAX_FILE} bytes")
-        rows = [r for r in self.world.system.setdefault("files", []) if r["_id"] != path]
-        rows.append({"_id": path, "size": len(data),
-                     "sha256": hashlib.sha256(bytes(data)).hexdigest(),
-                     "data": base64.b64encode(bytes(data)).decode("ascii")})
-        self.world.system["files"] = sorted(rows, key=lambda r: str(r["_id"]))
+        storage.write(self.world, path, data)
         self.invalidate()
 
     def fixture(self, app: str, name: str, /, **args: Any) -> Any:

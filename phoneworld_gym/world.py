@@ -68,6 +68,14 @@ class World:
         default_factory=lambda: {"sms": [], "calendar": [], "alarms": [], "files": []}
     )
 
+    #: a system window over the apps, waiting for the user: the share sheet
+    #: (``{"kind": "share", "from", "mime", "text", "subject", "path"}``) or the "Open with"
+    #: chooser (``{"kind": "chooser", "uri", "from", "targets"}``); see
+    #: :mod:`phoneworld_gym.system.intents`
+    system_ui: dict[str, Any] | None = None
+    #: runtime permission answers: app -> permission -> "granted" | "once" | "denied"
+    permissions: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+
     # -- activities --------------------------------------------------------------------------
     def top(self) -> dict[str, Any] | None:
         """The foreground activity, or None on the home or Overview screen."""

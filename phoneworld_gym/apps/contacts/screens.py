@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.contacts import store as cs
+from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
@@ -98,18 +99,24 @@ def detail(ctx: Ctx) -> View | Page:
                                     trailing=w.icon_button("copy", f"Copy {label.lower()}",
                                                            _copier(ctx, value),
                                                            rid=f"copy_{kind}", theme=ctx.theme),
+                                    on_click=(ctx.open_uri(intents.uri_for("geo", value))
+                                              if kind == "address" else None),
                                     rid=kind, theme=ctx.theme))
     header = Column([
         Row([View(flex=1, in_dump=False), w.avatar(name, tint(c["id"]), size=96),
              View(flex=1, in_dump=False)], in_dump=False),
         Text(name, size=28, align="center", rid="large_title"),
     ], gap=dp(16), padding=(0, dp(8), 0, dp(16)))
-    quick = Row([w.button("Call", lambda: ctx.toast(f"Calling {name}…"), style="tonal",
-                          flex=1, theme=ctx.theme),
-                 w.button("Text", lambda: ctx.toast("No messaging app installed"),
-                          style="tonal", flex=1, theme=ctx.theme),
-                 w.button("Email", lambda: ctx.toast("No email app installed"), style="tonal",
-                          flex=1, theme=ctx.theme)],
+    # the quick actions are intents: whichever installed app handles tel:, sms: or mailto:
+    def via(kind: str, value: str) -> Handler | None:
+        return ctx.open_uri(intents.uri_for(kind, value)) if value else None
+
+    quick = Row([w.button("Call", via("tel", c["phone"]), style="tonal", flex=1,
+                          theme=ctx.theme, rid="call"),
+                 w.button("Text", via("sms", c["phone"]), style="tonal", flex=1,
+                          theme=ctx.theme, rid="text"),
+                 w.button("Email", via("mailto", c["email"]), style="tonal", flex=1,
+                          theme=ctx.theme, rid="email_action")],
                 gap=dp(12), padding=(w.MARGIN, 0, w.MARGIN, dp(16)))
     details = w.card([w.text("Contact info", size=16, weight="medium", theme=ctx.theme),
                       *info], theme=ctx.theme, padding=dp(4))

@@ -27,6 +27,8 @@ class MessagesApp(App):
     screens = {"main": screens.main, "thread": screens.thread, "compose": screens.compose}
     providers = {"sms": store.provider_rows}
     writers = {"sms": store.WRITER}
+    intent_filters = {"sms": "thread", "smsto": "thread"}
+    share_targets = {"text/*": "compose"}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         return store.generate(rng, life)

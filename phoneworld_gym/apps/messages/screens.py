@@ -7,6 +7,7 @@ from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.messages import store as ms
+from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
@@ -137,11 +138,15 @@ def _start_chat(ctx: Ctx) -> View:
 def thread(ctx: Ctx) -> View | Page:
     """One conversation: bubbles (received at the left, sent at the right, in the app's
     colour), a "Text message" field and a send button."""
-    key = ctx.args["key"]
-    address = ctx.args["address"]
+    if "uri" in ctx.args:  # opened by an sms:/smsto: intent (a tapped number elsewhere)
+        address = intents.uri_payload(ctx.args["uri"])
+        key = ms.digits_key(address)
+    else:
+        key = ctx.args["key"]
+        address = ctx.args["address"]
     name = names(ctx).get(key, "")
     msgs = ms.thread_messages(ctx.store, key)
-    draft, on_draft = ctx.field("draft")
+    draft, on_draft = ctx.field("draft", str(ctx.args.get("draft", "")))
     offset, on_scroll = ctx.scroll()
     bubbles: list[View] = []
     day = None
@@ -196,7 +201,8 @@ def thread(ctx: Ctx) -> View | Page:
     title = name or address
     body = Column([
         w.app_bar(title, subtitle=address if name else "", on_back=ctx.pop,
-                  actions=[w.icon_button("phone", "Call", lambda: ctx.toast(f"Calling {title}…"),
+                  actions=[w.icon_button("phone", "Call",
+                                         ctx.open_uri(intents.uri_for("tel", address)),
                                          rid="call", theme=ctx.theme),
                            w.icon_button("trash", "Delete conversation",
                                          ctx.show_dialog("delete"), rid="delete",
@@ -220,6 +226,8 @@ def compose(ctx: Ctx) -> View:
     to the number typed."""
     query, on_query = ctx.field("to")
     offset, on_scroll = ctx.scroll()
+    #: text shared from another app (the share sheet): it becomes the new thread's draft
+    shared = str((ctx.args.get("shared") or {}).get("text") or "")
     q = query.strip()
     people = [r for r in ctx.query("contacts") if r.get("number") and r.get("display_name")]
     people.sort(key=lambda r: r["display_name"].lower())
@@ -232,7 +240,10 @@ def compose(ctx: Ctx) -> View:
         def h() -> None:
             key = ms.digits_key(number)
             ms.mark_read(ctx.store, key)
-            ctx.replace("thread", key=key, address=number)
+            if shared:
+                ctx.replace("thread", key=key, address=number, draft=shared)
+            else:
+                ctx.replace("thread", key=key, address=number)
 
         return h
 
