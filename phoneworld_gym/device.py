@@ -37,11 +37,14 @@ COMMON_TABLES: dict[str, tuple[str, ...]] = {
     "sms": ("_id", "address", "body", "date", "type", "read"),
     "calendar": ("_id", "title", "dtstart", "dtend", "eventLocation", "description"),
     "alarms": ("_id", "hour", "minutes", "label", "enabled", "days"),
+    # Android's CallLog.Calls: type 1 incoming, 2 outgoing, 3 missed, 5 rejected, 6 blocked;
+    # date in ms since the epoch, duration in seconds
+    "call_log": ("_id", "number", "name", "date", "duration", "type", "new"),
     "files": ("_id", "size", "sha256"),
     **{f"settings/{ns}": ("_id", "value") for ns in SETTINGS_NAMESPACES},
 }
 #: The common tables a task may write with :meth:`Device.insert` / ``update`` / ``delete``.
-WRITABLE_TABLES: tuple[str, ...] = ("contacts", "sms", "calendar", "alarms")
+WRITABLE_TABLES: tuple[str, ...] = ("contacts", "sms", "calendar", "alarms", "call_log")
 
 Row = dict[str, Any]
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 #: the phone's own providers, kept in ``world.system`` unless an installed app serves the
 #: table (a Messages app serving ``sms``, a Clock app serving ``alarms``): then it owns them
-SYSTEM_TABLES = ("sms", "calendar", "alarms", "files")
+SYSTEM_TABLES = ("sms", "calendar", "alarms", "call_log", "files")
 _SETTING_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 _FILE_PATH = re.compile(r"^/sdcard/[^\x00]{1,512}$")
 MAX_FILE = 16 << 20

@@ -65,7 +65,8 @@ class World:
     #: the phone's own providers that no app owns: "sms", "calendar", "alarms" (rows with an
     #: ``_id``) and "files" (rows keyed by path, with the content base64-encoded in ``data``)
     system: dict[str, list[dict[str, Any]]] = dataclasses.field(
-        default_factory=lambda: {"sms": [], "calendar": [], "alarms": [], "files": []}
+        default_factory=lambda: {"sms": [], "calendar": [], "alarms": [], "call_log": [],
+                          "files": []}
     )
 
     #: a system window over the apps, waiting for the user: the share sheet

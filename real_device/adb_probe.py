@@ -58,6 +58,7 @@ URIS: dict[str, str] = {
     "sms": "content://sms",
     "calendar": "content://com.android.calendar/events",
     "alarms": "content://com.android.deskclock/alarms",
+    "call_log": "content://call_log/calls",
 }
 #: columns that hold integers (PhoneWorld's rows hold ints there)
 INT_COLUMNS: dict[str, frozenset[str]] = {
@@ -65,6 +66,7 @@ INT_COLUMNS: dict[str, frozenset[str]] = {
     "sms": frozenset({"_id", "date", "type", "read"}),
     "calendar": frozenset({"_id", "dtstart", "dtend"}),
     "alarms": frozenset({"_id", "hour", "minutes", "enabled"}),
+    "call_log": frozenset({"_id", "date", "duration", "type", "new"}),
     "raw_contacts": frozenset({"_id", "contact_id"}),
     "data": frozenset({"_id", "contact_id", "raw_contact_id"}),
 }

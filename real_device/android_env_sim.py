@@ -129,6 +129,7 @@ PROVIDERS: dict[str, str] = {
     "content://sms": "sms",
     "content://com.android.calendar/events": "calendar",
     "content://com.android.deskclock/alarms": "alarms",
+    "content://call_log/calls": "call_log",
     **{f"content://settings/{ns}": f"settings/{ns}" for ns in SETTINGS_NAMESPACES},
 }
 _BIND_TYPES: dict[str, Callable[[str], Any]] = {

@@ -109,6 +109,7 @@ PROVIDERS: dict[str, tuple[str, dict[str, Any]]] = {
     "content://sms/outbox": ("sms", {"type": 4}),
     "content://com.android.calendar/events": ("calendar", {}),
     "content://com.android.deskclock/alarms": ("alarms", {}),
+    "content://call_log/calls": ("call_log", {}),
     **{f"content://settings/{ns}": (f"settings/{ns}", {}) for ns in SETTINGS_NAMESPACES},
 }
 

@@ -576,7 +576,7 @@ class FakeAndroid:
         if table == "alarms":
             return "Error while accessing provider:com.android.deskclock\nCould not find " \
                    "provider\n"
-        if table == "events":
+        if table in ("events", "calls"):
             return "No result found.\n"
         binds = {b.split(":", 2)[0]: b.split(":", 2)[2] for b in opts["--bind"]}
         where = int(opts["--where"].split("=")[1]) if "--where" in opts else None
@@ -638,7 +638,7 @@ def test_android_contacts_provider_is_read_and_written_through_data_rows() -> No
         {"_id": bob, "display_name": "Bob, Jr.", "number": "", "email": "",
          "postal_address": "", "company": "", "starred": 0},
     ]
-    assert probe.tables() == ["contacts", "calendar", "files", "settings/system",
+    assert probe.tables() == ["contacts", "calendar", "call_log", "files", "settings/system",
                               "settings/secure", "settings/global"]
     assert set(probe.unserved) == {"sms", "alarms"}
     with pytest.raises(Unsupported, match="Permission Denial"):
