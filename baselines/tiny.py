@@ -92,7 +92,7 @@ def build_tiny(out_dir: str | Path, corpus_texts: Iterable[str], *, layers: int 
         bos_token_id=tokenizer.bos_token_id,  # type: ignore[attr-defined]
         eos_token_id=tokenizer.eos_token_id,  # type: ignore[attr-defined]
         pad_token_id=tokenizer.pad_token_id,  # type: ignore[attr-defined]
-        tie_word_embeddings=True,
+        tie_word_embeddings=False,  # tied, an untrained model only echoes its last token
     )
     torch.manual_seed(seed)
     model = LlamaForCausalLM(config)

@@ -1,0 +1,359 @@
+"""Language-model agents over local ``transformers`` models: causal LMs and VLMs.
+
+:class:`LocalModel` holds a loaded model with its tokenizer (or, for a VLM, its processor) and
+turns chat messages into a completion; :class:`LMAgent` is the baseline agent on top of it:
+at each step it builds the prompt (:mod:`phoneworld_gym.baselines.prompt`) from the goal, its
+own previous actions and the screen's element list, generates, and parses the reply into an
+:class:`~phoneworld_gym.contract.Action`. A reply without a valid action becomes a ``wait``
+(a no-op step) and is counted in ``agent.stats["unparsable"]``; the raw reply is kept.
+
+What RL and SFT need is exposed: :meth:`LMAgent.policy_inputs` is the exact prompt text of a
+step, and ``agent.last`` holds the prompt, its token ids, the completion text and the
+completion's token ids of the last step.
+
+A causal LM without a chat template (the tiny model of :mod:`~phoneworld_gym.baselines.tiny`)
+reads :func:`~phoneworld_gym.baselines.prompt.build_prompt`'s flat text; one with a chat
+template reads the messages through it. A VLM (a config with a ``vision_config``) is loaded
+with ``AutoProcessor`` and ``AutoModelForImageTextToText`` and gets the screenshot as an
+image. The VLM path is NOT tested here: no VLM small enough to build offline in seconds is
+set up in the tests, so treat it as untested until it is run on a real local VLM.
+
+LoRA goes through ``peft``: ``lora={"r": 8, ...}`` wraps the model with a new adapter (a
+``peft.LoraConfig``'s fields), ``lora="path/to/adapter"`` loads a saved one;
+:meth:`LMAgent.save_adapter` saves it.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import io
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from phoneworld_gym.baselines.prompt import (
+    MAX_HISTORY,
+    Turn,
+    build_messages,
+    messages_to_prompt,
+    parse_action,
+)
+from phoneworld_gym.contract import Action
+
+#: What an unparsable reply becomes: a step that changes nothing.
+NO_OP = Action("wait")
+
+
+@dataclasses.dataclass
+class Completion:
+    """One generation: the prompt text and ids, the completion text and ids (the ids the
+    model sampled, its end-of-text token included when it stopped on it)."""
+
+    prompt: str
+    prompt_ids: list[int]
+    text: str
+    token_ids: list[int]
+    #: prompt tokens cut from the left to fit the model's context (0 almost always)
+    truncated: int = 0
+
+
+def _image_from_url(url: str) -> Any:
+    """A PIL image from a ``data:image/...;base64,`` URL (the only kind read here: nothing is
+    fetched over the network)."""
+    from PIL import Image
+
+    if not (isinstance(url, str) and url.startswith("data:image/") and ";base64," in url):
+        raise ValueError(f"only data:image/...;base64 URLs are read, got {str(url)[:60]!r}")
+    try:
+        raw = base64.b64decode(url.split(",", 1)[1], validate=True)
+        image = Image.open(io.BytesIO(raw))
+        return image.convert("RGB")
+    except Exception as e:  # binascii.Error, PIL's UnidentifiedImageError, ...
+        raise ValueError(f"the image data URL does not hold a readable image: {e}") from None
+
+
+def split_images(messages: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """OpenAI-style messages -> (messages with ``{"type": "image"}`` parts, the PIL images in
+    order), the form ``transformers`` processors' chat templates read."""
+    out: list[dict[str, Any]] = []
+    images: list[Any] = []
+    for m in messages:
+        content = m.get("content")
+        if isinstance(content, list):
+            parts: list[dict[str, Any]] = []
+            for p in content:
+                if isinstance(p, Mapping) and p.get("type") == "image_url":
+                    images.append(_image_from_url((p.get("image_url") or {}).get("url", "")))
+                    parts.append({"type": "image"})
+                else:
+                    parts.append(dict(p))
+            out.append({**m, "content": parts})
+        else:
+            out.append({**m, "content": [{"type": "text", "text": content}]})
+    return out, images
+
+
+def _has_images(messages: Sequence[Mapping[str, Any]]) -> bool:
+    return any(isinstance(m.get("content"), list)
+               and any(isinstance(p, Mapping) and p.get("type") == "image_url"
+                       for p in m["content"]) for m in messages)
+
+
+class LocalModel:
+    """A local causal LM (with its tokenizer) or VLM (with its processor) that completes chat
+    messages. Shared by :class:`LMAgent`, the judge and the OpenAI-compatible server."""
+
+    def __init__(self, model: Any, tokenizer: Any = None, *, processor: Any = None,
+                 device: str = "cpu"):
+        if tokenizer is None and processor is None:
+            raise ValueError("LocalModel needs a tokenizer (causal LM) or a processor (VLM)")
+        self.model = model.to(device)
+        self.model.eval()
+        self.processor = processor
+        self.tokenizer = tokenizer if tokenizer is not None else processor.tokenizer
+        self.device = device
+
+    @property
+    def is_vlm(self) -> bool:
+        """Whether the model reads images (it was given a processor)."""
+        return self.processor is not None
+
+    @classmethod
+    def load(cls, path: str | Path, *, device: str = "cpu", lora: Any = None,
+             dtype: Any = None) -> LocalModel:
+        """Load a local checkpoint (never the hub: the path must be a folder). A config with a
+        ``vision_config`` loads as a VLM. ``lora`` is applied as :func:`apply_lora` does."""
+        import transformers
+
+        folder = Path(path)
+        if not (folder / "config.json").is_file():
+            raise ValueError(f"{str(path)!r} is not a local model folder (no config.json); "
+                             "models are loaded from local paths only")
+        config = transformers.AutoConfig.from_pretrained(folder, local_files_only=True)
+        kw: dict[str, Any] = {"local_files_only": True}
+        if dtype is not None:
+            kw["dtype"] = dtype
+        if getattr(config, "vision_config", None) is not None:
+            processor = transformers.AutoProcessor.from_pretrained(folder, local_files_only=True)
+            model = transformers.AutoModelForImageTextToText.from_pretrained(folder, **kw)
+            return cls(apply_lora(model, lora), processor=processor, device=device)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(folder, local_files_only=True)
+        model = transformers.AutoModelForCausalLM.from_pretrained(folder, **kw)
+        return cls(apply_lora(model, lora), tokenizer, device=device)
+
+    # -- prompts ------------------------------------------------------------------------
+    @property
+    def max_positions(self) -> int | None:
+        """The model's context length, if its config says."""
+        config = getattr(self.model, "config", None)
+        config = getattr(config, "text_config", None) or config
+        n = getattr(config, "max_position_embeddings", None)
+        return int(n) if isinstance(n, int) else None
+
+    def prompt_text(self, messages: Sequence[Mapping[str, Any]]) -> str:
+        """The text the model reads: its chat template applied (generation prompt added) if
+        it has one, else :func:`~phoneworld_gym.baselines.prompt.messages_to_prompt`."""
+        owner = self.processor if self.is_vlm else self.tokenizer
+        if getattr(owner, "chat_template", None):
+            msgs = split_images(messages)[0] if self.is_vlm else [
+                {"role": m["role"], "content": _text_only(m)} for m in messages]
+            return str(owner.apply_chat_template(msgs, tokenize=False,
+                                                 add_generation_prompt=True))
+        return messages_to_prompt(messages)
+
+    # -- generation ---------------------------------------------------------------------
+    def generate(self, messages: Sequence[Mapping[str, Any]] | str, *,
+                 max_new_tokens: int = 96, temperature: float = 0.0,
+                 seed: int | None = None) -> Completion:
+        """Complete ``messages`` (or a ready prompt string). ``temperature`` 0 is greedy;
+        otherwise sampling, seeded by ``seed`` when given. Images in the messages need a VLM
+        (``ValueError`` otherwise)."""
+        import torch
+
+        if max_new_tokens < 1:
+            raise ValueError(f"max_new_tokens must be >= 1, got {max_new_tokens}")
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        images: list[Any] = []
+        if isinstance(messages, str):
+            prompt = messages
+        else:
+            if _has_images(messages) and not self.is_vlm:
+                raise ValueError("this model reads text only; the messages hold an image")
+            prompt = self.prompt_text(messages)
+            if self.is_vlm:
+                images = split_images(messages)[1]
+        if self.is_vlm:
+            inputs = self.processor(text=[prompt], images=images or None, return_tensors="pt")
+        else:
+            inputs = self.tokenizer([prompt], return_tensors="pt", add_special_tokens=False)
+        truncated = 0
+        limit = self.max_positions
+        n = int(inputs["input_ids"].shape[1])
+        if limit is not None and not images and n + max_new_tokens > limit:
+            truncated = n + max_new_tokens - limit  # keep the end: the screen and the cue
+            inputs = {k: v[:, truncated:] for k, v in inputs.items()}
+        inputs = {k: v.to(self.device) for k, v in inputs.items()}
+        kw: dict[str, Any] = {"max_new_tokens": max_new_tokens,
+                              "pad_token_id": self.tokenizer.pad_token_id
+                              if self.tokenizer.pad_token_id is not None
+                              else self.tokenizer.eos_token_id}
+        if temperature > 0:
+            kw.update(do_sample=True, temperature=float(temperature), top_k=0, top_p=1.0)
+            if seed is not None:
+                torch.manual_seed(seed)
+        else:
+            kw.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        with torch.no_grad():
+            out = self.model.generate(**inputs, **kw)
+        prompt_ids = inputs["input_ids"][0].tolist()
+        ids = out[0, len(prompt_ids):].tolist()
+        eos = self.tokenizer.eos_token_id
+        if eos in ids:
+            ids = ids[:ids.index(eos) + 1]
+        text = self.tokenizer.decode(ids, skip_special_tokens=True)
+        return Completion(prompt, prompt_ids, text, ids, truncated)
+
+
+def _text_only(message: Mapping[str, Any]) -> str:
+    from phoneworld_gym.baselines.prompt import message_text
+
+    return message_text(message)
+
+
+def apply_lora(model: Any, lora: Any) -> Any:
+    """``lora`` None: the model as is; a mapping: the model wrapped with a new LoRA adapter
+    (``peft.LoraConfig(task_type="CAUSAL_LM", **lora)``); a path: a saved adapter loaded on
+    it (trainable, so training can go on)."""
+    if lora is None:
+        return model
+    import peft
+
+    if isinstance(lora, Mapping):
+        try:
+            config = peft.LoraConfig(task_type="CAUSAL_LM", **dict(lora))
+        except TypeError as e:
+            raise ValueError(f"lora holds a field LoraConfig does not take: {e}") from None
+        return peft.get_peft_model(model, config)
+    if isinstance(lora, (str, Path)):
+        if not (Path(lora) / "adapter_config.json").is_file():
+            raise ValueError(f"{str(lora)!r} is not a saved LoRA adapter "
+                             "(no adapter_config.json)")
+        return peft.PeftModel.from_pretrained(model, str(lora), is_trainable=True)
+    raise ValueError(f"lora must be None, a dict of LoraConfig fields or an adapter path, "
+                     f"got {type(lora).__name__}")
+
+
+class LMAgent:
+    """A language-model agent: prompt from goal, history and screen; generate; parse.
+
+    Args:
+        model_path_or_objects: a local model folder, a :class:`LocalModel`, or a tuple
+            ``(model, tokenizer)``.
+        max_new_tokens: the longest reply.
+        temperature: 0 for greedy decoding, else sampling at this temperature.
+        device: where the model runs (``"cpu"``, ``"cuda"``).
+        lora: None, a dict of ``peft.LoraConfig`` fields (a new adapter), or an adapter path.
+        screenshots: give the model the screenshot too (VLMs only).
+        max_history: how many previous actions the prompt shows.
+        seed: seeds sampling (each step draws from ``seed`` and the step's number).
+    """
+
+    name = "lm"
+
+    def __init__(self, model_path_or_objects: str | Path | LocalModel | tuple[Any, Any], *,
+                 max_new_tokens: int = 96, temperature: float = 0.0, device: str = "cpu",
+                 lora: Any = None, screenshots: bool = False,
+                 max_history: int = MAX_HISTORY, seed: int | None = 0):
+        src = model_path_or_objects
+        if isinstance(src, LocalModel):
+            if lora is not None:
+                src.model = apply_lora(src.model, lora)
+            self.lm = src
+        elif isinstance(src, (str, Path)):
+            self.lm = LocalModel.load(src, device=device, lora=lora)
+        elif isinstance(src, tuple) and len(src) == 2:
+            self.lm = LocalModel(apply_lora(src[0], lora), src[1], device=device)
+        else:
+            raise ValueError("model_path_or_objects must be a local path, a LocalModel or a "
+                             f"(model, tokenizer) tuple, got {type(src).__name__}")
+        if screenshots and not self.lm.is_vlm:
+            raise ValueError("screenshots=True needs a VLM; this model reads text only")
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.screenshots = screenshots
+        self.max_history = max_history
+        self.seed = seed
+        self.goal = ""
+        self.history: list[Turn] = []
+        #: the last step: prompt, prompt_ids, completion, completion_ids, action, parsed
+        self.last: dict[str, Any] = {}
+        #: counts over the agent's life: steps, unparsable replies, truncated prompts
+        self.stats: dict[str, int] = {"steps": 0, "unparsable": 0, "truncated": 0}
+
+    @property
+    def model(self) -> Any:
+        return self.lm.model
+
+    @property
+    def tokenizer(self) -> Any:
+        return self.lm.tokenizer
+
+    def reset(self, goal: str) -> None:
+        """Start an episode: forget the history."""
+        self.goal = goal
+        self.history = []
+        self.last = {}
+
+    def messages(self, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The chat messages of this step."""
+        if "a11y" not in obs:
+            raise ValueError("LMAgent reads the element list: it needs the a11y observation "
+                             "(obs_mode 'all' or 'a11y')")
+        shot = obs.get("screenshot") if self.screenshots else None
+        if self.screenshots and shot is None:
+            raise ValueError("screenshots=True needs the screenshot observation")
+        goal = self.goal or str(obs.get("goal", ""))
+        return build_messages(goal, obs["a11y"], self.history, screenshot=shot,
+                              max_history=self.max_history)
+
+    def policy_inputs(self, obs: Mapping[str, Any]) -> str:
+        """The exact prompt text the model reads at this step (for SFT and RL)."""
+        return self.lm.prompt_text(self.messages(obs))
+
+    def _step_seed(self) -> int | None:
+        if self.seed is None or self.temperature == 0:
+            return None
+        key = f"{self.seed}/{self.stats['steps']}".encode()
+        return int.from_bytes(hashlib.sha256(key).digest()[:4], "little")
+
+    def act(self, obs: Mapping[str, Any]) -> Action:
+        """Generate, parse, and remember the step; an unparsable reply is a ``wait``."""
+        done = self.lm.generate(self.messages(obs), max_new_tokens=self.max_new_tokens,
+                                temperature=self.temperature, seed=self._step_seed())
+        action = parse_action(done.text)
+        parsed = action is not None
+        self.stats["steps"] += 1
+        self.stats["unparsable"] += not parsed
+        self.stats["truncated"] += bool(done.truncated)
+        self.last = {"prompt": done.prompt, "prompt_ids": done.prompt_ids,
+                     "completion": done.text, "completion_ids": done.token_ids,
+                     "action": action if parsed else NO_OP, "parsed": parsed}
+        self.history.append(Turn(action, "", done.text))
+        return action if action is not None else NO_OP
+
+    def observe(self, info: Mapping[str, Any]) -> None:
+        """Tell the agent what the env said about its last action (``info`` of ``step``): its
+        ``action_error`` shows in the next prompt's history."""
+        error = str(info.get("action_error") or "")
+        if self.history and error:
+            self.history[-1] = dataclasses.replace(self.history[-1], error=error)
+
+    def save_adapter(self, path: str | Path) -> Path:
+        """Save the LoRA adapter (``ValueError`` if the model has none)."""
+        if not hasattr(self.model, "peft_config"):
+            raise ValueError("this agent's model has no LoRA adapter to save")
+        self.model.save_pretrained(str(path))
+        return Path(path)

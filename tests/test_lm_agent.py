@@ -1,0 +1,244 @@
+"""The tiny model built here, and the language-model agent over it (greedy, sampling, LoRA)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import pytest
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from phoneworld_gym.baselines.lm_agent import NO_OP, Completion, LMAgent, LocalModel  # noqa: E402
+from phoneworld_gym.baselines.prompt import build_prompt, format_action  # noqa: E402
+from phoneworld_gym.baselines.tiny import EOS, build_tiny, oracle_corpus  # noqa: E402
+from phoneworld_gym.contract import Action  # noqa: E402
+
+TASK = "ContactsStar"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread() -> Iterator[None]:
+    """Tiny models run several times faster on one thread when the cores are shared (the
+    suite runs on 2 workers); the setting is restored after this module."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[str]:
+    return list(oracle_corpus([TASK, "ClockDeleteAlarm"], seeds=range(2)))
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory, corpus: list[str]) -> Path:
+    return build_tiny(tmp_path_factory.mktemp("tiny"), corpus, vocab=600)
+
+
+@pytest.fixture
+def env() -> Iterator[gymnasium.Env]:
+    e = gymnasium.make(f"PhoneWorld/{TASK}-v0", obs_mode="a11y")
+    yield e
+    e.close()
+
+
+def _rollout(agent: LMAgent, env: gymnasium.Env, steps: int = 2) -> list[list[int]]:
+    """The completion ids of the first ``steps`` steps of a seed-0 episode."""
+    obs, _ = env.reset(seed=0)
+    agent.reset(obs["goal"])
+    out = []
+    for _ in range(steps):
+        obs, *_rest, info = env.step(agent.act(obs))
+        agent.observe(info)
+        out.append(list(agent.last["completion_ids"]))
+    return out
+
+
+def test_corpus_is_oracle_prompts_with_their_actions(corpus: list[str]) -> None:
+    first = corpus[0]
+    prompt, completion = first.rsplit("<|assistant|>\n", 1)
+    assert "Goal: Add " in prompt and "to my favorite contacts." in prompt
+    assert completion == '{"action_type": "open_app", "app_name": "Contacts"}' + EOS
+    assert all(t.endswith("}" + EOS) for t in corpus)
+
+
+def test_tiny_builds_reloads_offline_and_is_seeded(tiny: Path, corpus: list[str],
+                                                    tmp_path: Path) -> None:
+    tok = transformers.AutoTokenizer.from_pretrained(tiny, local_files_only=True)
+    model = transformers.AutoModelForCausalLM.from_pretrained(tiny, local_files_only=True)
+    assert model.config.num_hidden_layers == 2 and model.config.hidden_size == 128
+    assert len(tok) == model.config.vocab_size <= 600
+    text = corpus[3]
+    ids = tok(text, add_special_tokens=False).input_ids
+    assert tok.decode(ids) == text  # byte-level: lossless
+    assert len(ids) < len(text.encode()) / 2  # it learned PhoneWorld's words
+    assert ids[-1] == tok.eos_token_id
+    # any text encodes, even what the corpus never held
+    odd = "中文 😀 \x00 é"
+    assert tok.decode(tok(odd, add_special_tokens=False).input_ids) == odd
+    same = build_tiny(tmp_path / "again", corpus, vocab=600)
+    other = build_tiny(tmp_path / "other", corpus, vocab=600, seed=1)
+    weights = (tiny / "model.safetensors").read_bytes()
+    assert (same / "model.safetensors").read_bytes() == weights
+    assert (other / "model.safetensors").read_bytes() != weights
+    assert (same / "tokenizer.json").read_text() == (tiny / "tokenizer.json").read_text()
+
+
+def test_build_tiny_refuses_bad_settings(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="vocab must hold"):
+        build_tiny(tmp_path, ["abc"], vocab=100)
+    with pytest.raises(ValueError, match="non-empty"):
+        build_tiny(tmp_path, [])
+    with pytest.raises(ValueError, match="hidden"):
+        build_tiny(tmp_path, ["abc"], hidden=30)
+
+
+def test_untrained_reply_is_a_recorded_no_op(tiny: Path, env: gymnasium.Env) -> None:
+    agent = LMAgent(tiny, max_new_tokens=8)
+    obs, _ = env.reset(seed=0)
+    agent.reset(obs["goal"])
+    prompt = agent.policy_inputs(obs)
+    assert prompt == build_prompt(obs["goal"], obs["a11y"])
+    action = agent.act(obs)
+    assert action == NO_OP == Action("wait")
+    last = agent.last
+    assert last["parsed"] is False and last["action"] == NO_OP
+    assert last["prompt"] == prompt
+    assert last["prompt_ids"] == agent.tokenizer(prompt, add_special_tokens=False).input_ids
+    assert len(last["completion_ids"]) == 8
+    assert last["completion"] == agent.tokenizer.decode(last["completion_ids"],
+                                                        skip_special_tokens=True)
+    assert agent.stats == {"steps": 1, "unparsable": 1, "truncated": 0}
+    obs, _, term, trunc, info = env.step(action)
+    assert not (term or trunc) and info["action_error"] == ""
+    # the next prompt shows the reply that held no action
+    assert "1. (no valid action in reply" in agent.policy_inputs(obs)
+
+
+def test_reloaded_model_acts_identically(tiny: Path, env: gymnasium.Env,
+                                         tmp_path: Path, corpus: list[str]) -> None:
+    first = LMAgent(tiny, max_new_tokens=6)
+    ids = _rollout(first, env)
+    assert all(len(c) == 6 for c in ids)
+    first.model.save_pretrained(tmp_path / "saved")
+    first.tokenizer.save_pretrained(tmp_path / "saved")
+    assert _rollout(LMAgent(tmp_path / "saved", max_new_tokens=6), env) == ids
+    model = transformers.AutoModelForCausalLM.from_pretrained(tiny)
+    tok = transformers.AutoTokenizer.from_pretrained(tiny)
+    assert _rollout(LMAgent((model, tok), max_new_tokens=6), env) == ids
+    other = build_tiny(tmp_path / "other", corpus, vocab=600, seed=1)
+    assert _rollout(LMAgent(other, max_new_tokens=6), env) != ids
+
+
+def test_sampling_is_seeded(tiny: Path, env: gymnasium.Env) -> None:
+    lm = LocalModel.load(tiny)
+    a = _rollout(LMAgent(lm, max_new_tokens=6, temperature=1.0, seed=3), env)
+    b = _rollout(LMAgent(lm, max_new_tokens=6, temperature=1.0, seed=3), env)
+    c = _rollout(LMAgent(lm, max_new_tokens=6, temperature=1.0, seed=4), env)
+    assert a == b and a != c
+    assert a[0] != a[1]  # each step draws afresh
+
+
+def test_lora_wraps_and_the_adapter_reloads(tiny: Path, env: gymnasium.Env,
+                                            tmp_path: Path) -> None:
+    base = _rollout(LMAgent(tiny, max_new_tokens=6), env)
+    agent = LMAgent(tiny, max_new_tokens=6, lora={"r": 4, "lora_alpha": 8,
+                                                  "target_modules": ["q_proj", "v_proj"]})
+    trainable = {n for n, p in agent.model.named_parameters() if p.requires_grad}
+    assert trainable and all("lora_" in n for n in trainable)
+    assert len(trainable) == 2 * 2 * 2  # A and B, q and v, two layers
+    assert _rollout(agent, env) == base  # a fresh adapter starts as the identity
+    gen = torch.Generator().manual_seed(0)
+    with torch.no_grad():  # stands in for a training step: move the adapter's weights
+        for n, p in agent.model.named_parameters():
+            if "lora_B" in n:
+                p.copy_(torch.randn(p.shape, generator=gen))
+    moved = _rollout(agent, env)
+    assert moved != base
+    saved = agent.save_adapter(tmp_path / "adapter")
+    assert (saved / "adapter_config.json").is_file()
+    assert _rollout(LMAgent(tiny, max_new_tokens=6, lora=saved), env) == moved
+
+
+class _Scripted(LocalModel):
+    """A LocalModel whose replies are given (to test the agent's bookkeeping on replies
+    an untrained model never writes)."""
+
+    def __init__(self, tiny: Path, replies: list[str]):
+        lm = LocalModel.load(tiny)
+        super().__init__(lm.model, lm.tokenizer)
+        self.replies = replies
+        self.seen: list[Any] = []
+
+    def generate(self, messages: Any, **kw: Any) -> Completion:
+        self.seen.append(messages)
+        text = self.replies.pop(0)
+        return Completion(self.prompt_text(messages), [], text,
+                          self.tokenizer(text, add_special_tokens=False).input_ids)
+
+
+def test_parsed_replies_become_actions_and_errors_reach_the_history(
+        tiny: Path, env: gymnasium.Env) -> None:
+    tap = Action("click", index=40)
+    lm = _Scripted(tiny, [f"Sure. {format_action(tap)}",
+                          format_action(Action("open_app", app_name="Contacts")),
+                          "no idea"])
+    agent = LMAgent(lm)
+    obs, _ = env.reset(seed=0)
+    agent.reset(obs["goal"])
+    assert agent.act(obs) == tap
+    assert agent.last["parsed"] and agent.last["action"] == tap
+    obs, _, _, _, info = env.step(tap)
+    assert info["action_error"]
+    agent.observe(info)
+    agent.act(obs)
+    history = lm.seen[-1][1]["content"]
+    assert f'1. {format_action(tap)} -> error: {info["action_error"]}\n' in history
+    assert agent.act(obs) == NO_OP
+    assert agent.stats == {"steps": 3, "unparsable": 1, "truncated": 0}
+    agent.reset("another goal")
+    assert agent.history == [] and agent.last == {}
+
+
+def test_long_prompts_are_cut_from_the_left_and_counted(tiny: Path, env: gymnasium.Env) -> None:
+    lm = LocalModel.load(tiny)
+    lm.model.config.max_position_embeddings = 300
+    agent = LMAgent(lm, max_new_tokens=4)
+    obs, _ = env.reset(seed=0)
+    agent.reset(obs["goal"])
+    full = agent.tokenizer(agent.policy_inputs(obs), add_special_tokens=False).input_ids
+    agent.act(obs)
+    assert len(full) > 300
+    assert agent.last["prompt_ids"] == full[-296:]
+    assert agent.stats["truncated"] == 1
+
+
+def test_bad_arguments_name_the_problem(tiny: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not a local model folder"):
+        LMAgent(tmp_path / "missing")
+    with pytest.raises(ValueError, match="LoraConfig does not take"):
+        LMAgent(tiny, lora={"rank": 8})
+    with pytest.raises(ValueError, match="not a saved LoRA adapter"):
+        LMAgent(tiny, lora=tmp_path)
+    with pytest.raises(ValueError, match="needs a VLM"):
+        LMAgent(tiny, screenshots=True)
+    with pytest.raises(ValueError, match="model_path_or_objects"):
+        LMAgent(42)  # type: ignore[arg-type]
+    agent = LMAgent(tiny)
+    with pytest.raises(ValueError, match="a11y"):
+        agent.act({"goal": "x"})
+    with pytest.raises(ValueError, match="max_new_tokens"):
+        agent.lm.generate("hi", max_new_tokens=0)
+    with pytest.raises(ValueError, match="text only"):
+        agent.lm.generate([{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}])
+    with pytest.raises(ValueError, match="no LoRA adapter"):
+        agent.save_adapter(tmp_path / "a")
