@@ -204,10 +204,20 @@ def chooser(uri: str, targets: Sequence[tuple[str, str, tuple[int, int, int]]],
                         cls="android.widget.LinearLayout", rid="resolver_item"))
     return _sheet([Text("Open with", size=16, weight="medium", color=_INK, align="center",
                         rid="title", padding=(0, 0, 0, dp(4))),
-                   Text(uri, size=13, color=_DIM, align="center", max_lines=1, rid="subtitle",
+                   Text(_readable(uri), size=13, color=_DIM, align="center", max_lines=1,
+                        rid="subtitle",
                         padding=(dp(24), 0, dp(24), dp(12))),
                    Column(rows, cls="android.widget.ListView", rid="resolver_list")],
                   "resolver")
+
+
+def _readable(uri: str) -> str:
+    """A URI as a person reads it: ``tel:+1 555 0100`` rather than its escaped form."""
+    try:
+        scheme = uri_scheme(uri)
+    except ValueError:
+        return uri
+    return uri if scheme in ("http", "https") else f"{scheme}:{uri_payload(uri)}"
 
 
 def permission_dialog(app_label: str, permission: str,
