@@ -357,3 +357,30 @@ class LMAgent:
             raise ValueError("this agent's model has no LoRA adapter to save")
         self.model.save_pretrained(str(path))
         return Path(path)
+
+
+class LocalChat:
+    """A local model as a chat backend: ``complete(messages) -> reply text`` (what the judge
+    and the OpenAI-compatible server call)."""
+
+    def __init__(self, lm: LocalModel | LMAgent | str | Path, *, max_new_tokens: int = 96,
+                 temperature: float = 0.0, seed: int | None = 0):
+        if isinstance(lm, LMAgent):
+            lm = lm.lm
+        elif isinstance(lm, (str, Path)):
+            lm = LocalModel.load(lm)
+        if not isinstance(lm, LocalModel):
+            raise ValueError(f"LocalChat needs a LocalModel, an LMAgent or a model path, got "
+                             f"{type(lm).__name__}")
+        self.lm = lm
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.seed = seed
+        #: the last generation (prompt and completion, text and ids)
+        self.last: Completion | None = None
+
+    def complete(self, messages: Sequence[Mapping[str, Any]]) -> str:
+        """The model's reply to ``messages``."""
+        self.last = self.lm.generate(messages, max_new_tokens=self.max_new_tokens,
+                                     temperature=self.temperature, seed=self.seed)
+        return self.last.text

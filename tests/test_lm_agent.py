@@ -242,3 +242,97 @@ def test_bad_arguments_name_the_problem(tiny: Path, tmp_path: Path) -> None:
             {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}])
     with pytest.raises(ValueError, match="no LoRA adapter"):
         agent.save_adapter(tmp_path / "a")
+
+
+# -- the OpenAI-compatible path: a real server in a subprocess ------------------------------
+@pytest.fixture(scope="module")
+def server(tiny: Path) -> Iterator[str]:
+    """``python -m phoneworld_gym.baselines.serve`` on a free port; yields its base URL."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "phoneworld_gym.baselines.serve",
+                             "--model", str(tiny), "--name", "tiny", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # the server prints where it serves, then serves
+        assert line.startswith("serving tiny on http://"), (line, proc.stderr.read()
+                                                            if proc.poll() is not None else "")
+        yield line.split(" on ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _post(url: str, body: Any) -> tuple[int, dict[str, Any]]:
+    import json
+    import urllib.error
+    import urllib.request
+
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_openai_agent_against_the_local_server_matches_the_local_agent(
+        server: str, tiny: Path, env: gymnasium.Env) -> None:
+    from phoneworld_gym.baselines.openai_agent import OpenAIAgent
+    from phoneworld_gym.baselines.prompt import SYSTEM
+
+    remote = OpenAIAgent(server, "tiny", max_tokens=6)
+    local = LMAgent(tiny, max_new_tokens=6)
+    obs, _ = env.reset(seed=0)
+    remote.reset(obs["goal"])
+    local.reset(obs["goal"])
+    for _ in range(2):
+        action = remote.act(obs)
+        assert action == local.act(obs) == NO_OP  # the untrained model writes no action
+        messages = remote.last["messages"]
+        assert messages[0] == {"role": "system", "content": SYSTEM}
+        assert messages[1]["content"].startswith(f"Goal: {obs['goal']}\n")
+        # the server read the very prompt the local agent read, and replied the same
+        usage = remote.chat.last_response.usage
+        assert usage.prompt_tokens == len(local.last["prompt_ids"])
+        assert usage.completion_tokens == 6
+        assert remote.chat.last_response.choices[0].finish_reason == "length"
+        assert remote.last["completion"] == local.last["completion"] != ""
+        obs, _, _, _, info = env.step(action)
+        remote.observe(info)
+    assert remote.stats == {"steps": 2, "unparsable": 2}
+    assert '1. (no valid action in reply' in remote.messages(obs)[1]["content"]
+
+
+def test_server_routes_and_refusals(server: str) -> None:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server}/models", timeout=30) as r:
+        assert [m["id"] for m in json.loads(r.read())["data"]] == ["tiny"]
+    url = f"{server}/chat/completions"
+    user = [{"role": "user", "content": "hi"}]
+    status, body = _post(url, {"model": "tiny", "messages": user, "max_tokens": 3,
+                               "temperature": 0})
+    assert status == 200 and body["choices"][0]["message"]["role"] == "assistant"
+    assert body["usage"]["completion_tokens"] == 3
+    refusals = [
+        ({"model": "gpt-9", "messages": user}, 404, "does not exist"),
+        ({"model": "tiny", "messages": user, "stream": True}, 400, "streaming"),
+        ({"model": "tiny", "messages": []}, 400, "non-empty"),
+        ({"model": "tiny", "messages": user, "temperature": "hot"}, 400, "temperature"),
+        ({"model": "tiny", "messages": user, "max_tokens": 0}, 400, "max_tokens"),
+        ({"model": "tiny", "messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}]}]},
+         400, "text only"),
+        ({"model": "tiny", "messages": [{"role": "robot", "content": "x"}]}, 400, "role"),
+        (b"{not json", 400, "not JSON"),
+    ]
+    for body_in, want_status, words in refusals:
+        status, body = _post(url, body_in)
+        assert status == want_status, (body_in, body)
+        assert words in body["error"]["message"], (body_in, body)
