@@ -1,0 +1,365 @@
+"""Online RL for the language-model agent: group-relative policy gradient over multi-turn
+episodes, from verifiable (or judged) episode rewards.
+
+The loop, for each update:
+
+1. draw task instances (source, task, seed) from a :class:`~phoneworld_gym.baselines.sampler.
+   TaskSampler`;
+2. play ``group_size`` episodes of each instance with the sampling policy (same task, same
+   seed, so the group differs only by the policy's choices);
+3. score each episode (the env's verifier, or a judge), and normalise the scores within the
+   group: ``A = (r - mean) / (std + eps)`` (all equal -> all zero: no signal, dropped);
+4. every step of an episode is one sample, prompt -> completion, sharing the episode's
+   advantage; the loss is PPO's clipped surrogate on the completion (action) tokens only,
+   with an optional KL penalty to a frozen reference (the SFT model), averaged over tokens.
+
+Why not TRL's ``GRPOTrainer``: in trl 1.16 its multi-turn path (``environment_factory``)
+turns an environment's methods into *tools* called inside one growing chat completion, which
+needs a tool-calling chat template and appends every observation to one context; and
+``rollout_func`` returns one completion per prompt. Here each step has its own fresh prompt
+(goal, history, current screen) and an episode is many prompt -> completion pairs sharing one
+reward, which neither fits, so this is a compact loop of our own in torch.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+
+# -- the math -------------------------------------------------------------------------------
+def group_advantages(rewards: Sequence[float], eps: float = 1e-4) -> list[float]:
+    """Rewards normalised within one group: ``(r - mean) / (std + eps)``, with the population
+    standard deviation. A group whose rewards are all equal gets all zeros (nothing to prefer).
+    """
+    r = np.asarray(rewards, dtype=np.float64)
+    if r.ndim != 1 or r.size == 0:
+        raise ValueError(f"rewards must be a non-empty 1-d sequence, got shape {r.shape}")
+    if not np.isfinite(r).all():
+        raise ValueError(f"rewards must be finite, got {list(rewards)}")
+    std = r.std()
+    if std < 1e-12:
+        return [0.0] * r.size
+    return [float(x) for x in (r - r.mean()) / (std + eps)]
+
+
+@dataclasses.dataclass
+class StepSample:
+    """One step of an episode as a training sample: the prompt's and the completion's token
+    ids (the completion is what the policy generated, the action text plus end token), and the
+    advantage of the episode it belongs to."""
+
+    prompt_ids: list[int]
+    completion_ids: list[int]
+    advantage: float
+    old_logprobs: list[float] | None = None
+    ref_logprobs: list[float] | None = None
+
+
+def pack(samples: Sequence[StepSample], pad_id: int
+         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Right-padded ``input_ids``, ``attention_mask`` and ``completion_mask`` ``[B, T]``.
+
+    ``completion_mask[b, t]`` is 1 where token ``t`` belongs to sample ``b``'s completion:
+    the loss counts only those tokens (never the prompt, never padding)."""
+    if not samples:
+        raise ValueError("no samples to pack")
+    for s in samples:
+        if not s.completion_ids:
+            raise ValueError("a sample has an empty completion; nothing to train on")
+    width = max(len(s.prompt_ids) + len(s.completion_ids) for s in samples)
+    ids = torch.full((len(samples), width), pad_id, dtype=torch.long)
+    attn = torch.zeros((len(samples), width), dtype=torch.long)
+    comp = torch.zeros((len(samples), width), dtype=torch.long)
+    for b, s in enumerate(samples):
+        p, c = len(s.prompt_ids), len(s.completion_ids)
+        ids[b, :p + c] = torch.tensor(s.prompt_ids + s.completion_ids)
+        attn[b, :p + c] = 1
+        comp[b, p:p + c] = 1
+    return ids, attn, comp
+
+
+def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                   temperature: float = 1.0) -> torch.Tensor:
+    """``out[b, t] = log p(input_ids[b, t] | input_ids[b, :t])`` under ``model`` with its
+    logits divided by ``temperature`` (the distribution the tokens were sampled from);
+    ``out[:, 0]`` is 0 (the first token has no context)."""
+    logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1]
+    logp = torch.log_softmax(logits.float() / temperature, dim=-1)
+    picked = logp.gather(-1, input_ids[:, 1:, None]).squeeze(-1)
+    return torch.cat([torch.zeros_like(picked[:, :1]), picked], dim=1)
+
+
+def grpo_loss(logp: torch.Tensor, old_logp: torch.Tensor, advantages: torch.Tensor,
+              mask: torch.Tensor, *, clip_eps: float = 0.2, kl_coef: float = 0.0,
+              ref_logp: torch.Tensor | None = None) -> tuple[torch.Tensor, dict[str, float]]:
+    """The clipped surrogate on completion tokens, minus ``kl_coef`` x KL to the reference.
+
+    Per token: ``ratio = exp(logp - old_logp)``, surrogate ``min(ratio * A, clip(ratio,
+    1 - eps, 1 + eps) * A)``; KL by the k3 estimator ``exp(ref - logp) - (ref - logp) - 1``
+    (non-negative, unbiased). The loss is the negative mean over all masked tokens of the
+    batch. Returns the loss and stats (mean ratio, clipped fraction, KL)."""
+    if logp.shape != old_logp.shape or logp.shape != mask.shape:
+        raise ValueError(f"logp {tuple(logp.shape)}, old_logp {tuple(old_logp.shape)} and mask "
+                         f"{tuple(mask.shape)} must have one shape")
+    if advantages.shape != logp.shape[:1]:
+        raise ValueError(f"advantages must be [batch]={logp.shape[0]}, got "
+                         f"{tuple(advantages.shape)}")
+    m = mask.to(logp.dtype)
+    n = m.sum().clamp(min=1.0)
+    ratio = torch.exp(logp - old_logp)
+    adv = advantages[:, None].to(logp.dtype)
+    clipped = torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)
+    surrogate = torch.minimum(ratio * adv, clipped * adv)
+    per_token = -surrogate
+    kl_mean = 0.0
+    if kl_coef and ref_logp is not None:
+        d = ref_logp - logp
+        kl = torch.exp(d) - d - 1
+        per_token = per_token + kl_coef * kl
+        kl_mean = float((kl * m).sum() / n)
+    loss = (per_token * m).sum() / n
+    was_clipped = ((ratio * adv) > (clipped * adv)).to(logp.dtype)
+    stats = {"ratio": float((ratio.detach() * m).sum() / n),
+             "clipped": float((was_clipped * m).sum() / n), "kl": kl_mean}
+    return loss, stats
+
+
+# -- settings -------------------------------------------------------------------------------
+@dataclasses.dataclass
+class GRPOSettings:
+    """What one RL stage does.
+
+    Attributes:
+        updates: policy updates (each: rollouts, then ``epochs`` passes over them).
+        tasks_per_update: task instances drawn per update.
+        group_size: episodes per task instance (G); advantages are normalised among them.
+        epochs: passes over one update's samples (>1 makes the ratio and its clip matter).
+        minibatch: samples per gradient step.
+        lr: AdamW learning rate.
+        clip_eps: the ratio's clip range.
+        kl_coef: weight of the KL penalty to the reference model (0: none, no reference kept).
+        temperature: sampling temperature for rollouts (also used for the log-probabilities).
+        max_new_tokens: the longest completion sampled per step.
+        max_episode_steps: cap on steps per episode (None: the task's own budget).
+        max_grad_norm: gradient clipping.
+        seed: torch's seed for sampling.
+    """
+
+    updates: int = 4
+    tasks_per_update: int = 2
+    group_size: int = 4
+    epochs: int = 2
+    minibatch: int = 8
+    lr: float = 5e-4
+    clip_eps: float = 0.2
+    kl_coef: float = 0.0
+    temperature: float = 1.0
+    max_new_tokens: int = 48
+    max_episode_steps: int | None = None
+    max_grad_norm: float = 1.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("updates", "tasks_per_update", "group_size", "epochs", "minibatch",
+                     "max_new_tokens"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if self.group_size < 2:
+            raise ValueError(f"group_size must be >= 2 (advantages are relative to the group), "
+                             f"got {self.group_size}")
+        if not (self.lr > 0 and self.clip_eps > 0 and self.temperature > 0):
+            raise ValueError(f"lr, clip_eps and temperature must be > 0, got lr={self.lr}, "
+                             f"clip_eps={self.clip_eps}, temperature={self.temperature}")
+        if self.kl_coef < 0:
+            raise ValueError(f"kl_coef must be >= 0, got {self.kl_coef}")
+        if self.max_episode_steps is not None and self.max_episode_steps < 1:
+            raise ValueError(f"max_episode_steps must be >= 1 or None, got "
+                             f"{self.max_episode_steps}")
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GRPOSettings:
+        """From a config mapping; unknown keys are an error naming them."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        extra = sorted(set(d) - known)
+        if extra:
+            raise ValueError(f"unknown RL setting(s) {extra}; known: {sorted(known)}")
+        return cls(**dict(d))
+
+
+# -- the update -----------------------------------------------------------------------------
+def compute_logprobs(model: Any, samples: Sequence[StepSample], pad_id: int,
+                     temperature: float, batch: int = 8) -> list[list[float]]:
+    """Each sample's completion-token log-probabilities under ``model``, without gradients."""
+    out: list[list[float]] = []
+    with torch.no_grad():
+        for i in range(0, len(samples), batch):
+            chunk = samples[i:i + batch]
+            ids, attn, comp = pack(chunk, pad_id)
+            dev = model_device(model)
+            lp = token_logprobs(model, ids.to(dev), attn.to(dev), temperature).cpu()
+            for b, _s in enumerate(chunk):
+                out.append(lp[b][comp[b].bool()].tolist())
+    return out
+
+
+def model_device(model: Any) -> torch.device:
+    """Where the model's parameters live."""
+    return next(model.parameters()).device
+
+
+def spread(values: Sequence[Sequence[float]], comp: torch.Tensor) -> torch.Tensor:
+    """Per-sample completion values laid out in the ``[B, T]`` grid of ``comp``."""
+    grid = torch.zeros(comp.shape, dtype=torch.float32)
+    for b, v in enumerate(values):
+        grid[b][comp[b].bool()] = torch.tensor(v, dtype=torch.float32)
+    return grid
+
+
+def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequence[StepSample],
+                  settings: GRPOSettings, pad_id: int, ref_model: Any = None,
+                  rng: np.random.Generator | None = None) -> dict[str, float]:
+    """``settings.epochs`` passes of clipped-surrogate updates over ``samples``.
+
+    Old log-probabilities are taken once, before the first step (the policy that sampled);
+    reference log-probabilities likewise when ``kl_coef`` > 0 and a reference is given."""
+    samples = [s for s in samples if s.advantage != 0.0]
+    if not samples:
+        return {"loss": 0.0, "samples": 0.0}
+    model.eval()  # no dropout: the ratio compares the same function
+    for s, lp in zip(samples, compute_logprobs(model, samples, pad_id, settings.temperature)):
+        s.old_logprobs = lp
+    if settings.kl_coef and ref_model is not None:
+        for s, lp in zip(samples, compute_logprobs(ref_model, samples, pad_id,
+                                                   settings.temperature)):
+            s.ref_logprobs = lp
+    rng = rng or np.random.default_rng(settings.seed)
+    losses, stats_sum, steps = [], {"ratio": 0.0, "clipped": 0.0, "kl": 0.0}, 0
+    for _ in range(settings.epochs):
+        order = rng.permutation(len(samples))
+        for i in range(0, len(order), settings.minibatch):
+            chunk = [samples[j] for j in order[i:i + settings.minibatch]]
+            ids, attn, comp = pack(chunk, pad_id)
+            dev = model_device(model)
+            logp = token_logprobs(model, ids.to(dev), attn.to(dev), settings.temperature)
+            old = spread([s.old_logprobs or [] for s in chunk], comp).to(dev)
+            ref = (spread([s.ref_logprobs or [] for s in chunk], comp).to(dev)
+                   if chunk[0].ref_logprobs is not None else None)
+            adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=dev)
+            loss, stats = grpo_loss(logp, old, adv, comp.to(dev), clip_eps=settings.clip_eps,
+                                    kl_coef=settings.kl_coef, ref_logp=ref)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
+            optimizer.step()
+            losses.append(loss.item())
+            for k in stats_sum:
+                stats_sum[k] += stats[k]
+            steps += 1
+    return {"loss": float(np.mean(losses)), "samples": float(len(samples)),
+            **{k: v / steps for k, v in stats_sum.items()}}
+
+
+# -- rollouts -------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Episode:
+    """One played episode: its steps as (prompt ids, completion ids), the env's verdict and
+    the reward used for training (verified or judged)."""
+
+    source: str
+    task: str
+    seed: int
+    steps: list[tuple[list[int], list[int]]]
+    success: bool
+    env_reward: float
+    reward: float = 0.0
+    goal: str = ""
+    actions: list[str] = dataclasses.field(default_factory=list)
+    last_obs: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
+
+
+RewardFn = Callable[[Episode], float]
+
+
+def verified_reward(episode: Episode) -> float:
+    """The env's verifier score (the reward the env returned when the episode ended)."""
+    return float(episode.env_reward)
+
+
+def play(env: Any, agent: Any, source: str, task: str, seed: int,
+         max_steps: int | None = None) -> Episode:
+    """One episode of ``agent`` (an ``LMAgent`` that samples and records ``agent.last``)."""
+    obs, info = env.reset(seed=seed, options={"task": task})
+    agent.reset(obs["goal"])
+    steps: list[tuple[list[int], list[int]]] = []
+    actions: list[str] = []
+    reward, success, n = 0.0, False, 0
+    while True:
+        action = agent.act(obs)
+        last = agent.last
+        steps.append((list(last["prompt_ids"]), list(last["completion_ids"])))
+        actions.append(str(last.get("completion", "")))
+        obs, reward, term, trunc, info = env.step(action)
+        observe = getattr(agent, "observe", None)
+        if observe is not None:  # the action's error shows in the next prompt's history
+            observe(info)
+        n += 1
+        if term or trunc:
+            success = bool(info["success"])
+            break
+        if max_steps is not None and n >= max_steps:
+            reward, success = 0.0, False
+            break
+    return Episode(source, task, seed, steps, success, float(reward), goal=info.get("goal", ""),
+                   actions=actions, last_obs=obs)
+
+
+def train_grpo(model: Any, tokenizer: Any, sampler: Any, settings: GRPOSettings, *,
+               make_agent: Callable[[Any, Any], Any], ref_model: Any = None,
+               reward_fn: RewardFn = verified_reward,
+               log: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Run ``settings.updates`` GRPO updates of ``model`` in place; returns one record per
+    update (mean reward, success, samples, loss, ratio, clipped fraction, KL, seconds).
+
+    ``make_agent(model, tokenizer)`` builds the sampling agent; ``reward_fn`` scores an
+    episode (default: the verifier's reward)."""
+    torch.manual_seed(settings.seed)
+    rng = np.random.default_rng(settings.seed)
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    optimizer = torch.optim.AdamW(model.parameters(), lr=settings.lr, weight_decay=0.0)
+    history = []
+    for update in range(settings.updates):
+        t0 = time.time()
+        model.eval()
+        agent = make_agent(model, tokenizer)
+        samples: list[StepSample] = []
+        episodes: list[Episode] = []
+        for inst in sampler.draw_batch(settings.tasks_per_update):
+            env = sampler.env(inst.source)
+            group = [play(env, agent, inst.source, inst.task, inst.seed,
+                          settings.max_episode_steps) for _ in range(settings.group_size)]
+            for ep in group:
+                ep.reward = float(reward_fn(ep))
+            advantages = group_advantages([ep.reward for ep in group])
+            for ep, a in zip(group, advantages):
+                samples += [StepSample(p, c, a) for p, c in ep.steps if c]
+            episodes += group
+        stats = update_policy(model, optimizer, samples, settings, pad_id, ref_model, rng)
+        record = {"update": update + 1,
+                  "reward": float(np.mean([e.reward for e in episodes])),
+                  "success": float(np.mean([e.success for e in episodes])),
+                  "episode_steps": float(np.mean([len(e.steps) for e in episodes])),
+                  "sources": sorted({e.source for e in episodes}),
+                  **stats, "seconds": round(time.time() - t0, 2)}
+        history.append(record)
+        if log is not None:
+            log(record)
+    model.eval()
+    return history
+

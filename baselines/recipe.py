@@ -1,0 +1,504 @@
+"""The three-stage recipe from one YAML config: demonstrations, SFT, real-app RL, mixed RL,
+with an evaluation after each stage and a per-category report.
+
+    python -m phoneworld_gym.baselines.recipe --config configs/recipe_cpu.yaml --out out/recipe
+
+Stages (each checkpointed under ``OUT/checkpoints/<stage>``):
+
+0. **demos**: the oracle plays the train tasks on unseen-by-evaluation seeds in every world
+   (the clean PhoneWorld phone, ``mock``, and the device world, e.g. the virtual adb phone
+   with the ``field`` profile standing in for real apps), collected as trajectory datasets.
+1. **sft**: the model (a local path, or ``tiny``: one built here) fine-tuned with TRL on the
+   demonstrations mixed by world at the configured ratio.
+2. **real_rl**: GRPO (:mod:`phoneworld_gym.baselines.grpo`) with tasks drawn from the device
+   world(s) only, rewards verified by the task's checks or judged (config ``rl.reward``).
+3. **mixed_rl**: GRPO from the real-RL checkpoint with tasks drawn from devices and PhoneWorld
+   by the configured weights. Optionally (``rl.compare_real_only``) a control stage
+   ``real_rl_more`` continues real-only RL from the same checkpoint with the same budget, so
+   mixed and real-only can be compared at equal cost.
+
+After each stage (and for a ``random`` agent as the floor) the policy is evaluated greedily on
+the train split (train tasks, train wordings, evaluation seeds never trained on) and the test
+split (held-out tasks and test wordings) of every world; ``report.md``, ``report.json`` and
+PNG plots are written by :mod:`phoneworld_gym.baselines.report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from phoneworld_gym.baselines.grpo import Episode, GRPOSettings, play, train_grpo, verified_reward
+from phoneworld_gym.baselines.report import EvalRecord, write_report
+from phoneworld_gym.baselines.sampler import (
+    EnvSource,
+    TaskSampler,
+    close_env,
+    make_source_env,
+)
+from phoneworld_gym.baselines.sft import SFTSettings
+
+#: top-level config keys and what each holds (the error for an unknown key lists them)
+CONFIG_KEYS = {
+    "model": "a local model folder, or 'tiny' to build a tiny Llama + tokenizer here",
+    "tiny": "for model: tiny: layers, hidden, vocab, corpus_seeds",
+    "torch_threads": "torch CPU threads (1 is fastest on a busy 2-core machine)",
+    "device": "where the model runs and trains: cpu (default) or cuda",
+    "seed": "the run's seed",
+    "worlds": "name -> env source (env_id, profile, transport, kwargs)",
+    "tasks": "train: [...] and test: [...] task ids",
+    "demos": "seeds (per train task and world), ratios (world -> weight in the SFT mix)",
+    "sft": "SFT settings (epochs, max_steps, batch_size, lr, max_length, ...)",
+    "rl": "reward (verified|judged), judge, train_seeds, real/mixed stage settings",
+    "eval": "seeds, max_episode_steps, max_new_tokens, random (bool)",
+}
+TINY_KEYS = {"layers", "hidden", "vocab", "corpus_seeds"}
+DEMO_KEYS = {"seeds", "ratios"}
+RL_KEYS = {"reward", "judge", "train_seeds", "real", "mixed", "compare_real_only"}
+STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
+EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random"}
+REWARDS = ("verified", "judged")
+
+
+# -- config ---------------------------------------------------------------------------------
+def _check_keys(section: str, given: Mapping[str, Any], known: set[str] | Mapping[str, Any]
+                ) -> None:
+    if not isinstance(given, Mapping):
+        raise ValueError(f"config {section} must be a mapping, got {type(given).__name__}")
+    extra = sorted(set(given) - set(known))
+    if extra:
+        raise ValueError(f"unknown key(s) {extra} in config {section}; known: {sorted(known)}")
+
+
+def seeds_of(spec: Any, what: str) -> list[int]:
+    """Seeds from ``"a:b"`` (b excluded) or a list of ints."""
+    from phoneworld_gym.baselines.collect import parse_seeds
+
+    try:
+        return parse_seeds(spec)
+    except ValueError as e:
+        raise ValueError(f"config {what}: {e}") from None
+
+
+@dataclasses.dataclass
+class RecipeConfig:
+    """A validated recipe config (see ``configs/recipe_cpu.yaml`` for a commented one)."""
+
+    model: str
+    tiny: dict[str, int]
+    torch_threads: int | None
+    device: str
+    seed: int
+    worlds: dict[str, EnvSource]
+    train_tasks: list[str]
+    test_tasks: list[str]
+    demo_seeds: list[int]
+    demo_ratios: dict[str, float]
+    sft: SFTSettings
+    reward: str
+    judge: str | None
+    rl_seeds: list[int]
+    stages: dict[str, tuple[dict[str, float], GRPOSettings]]
+    compare_real_only: bool
+    eval_seeds: list[int]
+    eval_max_steps: int | None
+    eval_max_new_tokens: int
+    eval_random: bool
+    raw: dict[str, Any]
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any], base_dir: Path | None = None) -> RecipeConfig:
+        """Validate a parsed config; every problem is a ``ValueError`` naming the key."""
+        _check_keys("(top level)", raw, CONFIG_KEYS)
+        for key in ("model", "worlds", "tasks"):
+            if key not in raw:
+                raise ValueError(f"config needs {key!r}: {CONFIG_KEYS[key]}")
+        model = raw["model"]
+        if not isinstance(model, str) or not model:
+            raise ValueError(f"config model must be 'tiny' or a local model folder, got {model!r}")
+        if model != "tiny":
+            path = Path(model)
+            if not path.is_absolute() and base_dir is not None and not path.exists():
+                path = base_dir / path
+            if not (path / "config.json").is_file():
+                raise ValueError(f"config model: {model!r} is not a local model folder (no "
+                                 f"config.json there); give a path or 'tiny'")
+            model = str(path)
+        tiny = dict(raw.get("tiny") or {})
+        _check_keys("tiny", tiny, TINY_KEYS)
+        threads = raw.get("torch_threads")
+        if threads is not None and (not isinstance(threads, int) or threads < 1):
+            raise ValueError(f"config torch_threads must be a positive int, got {threads!r}")
+        device = raw.get("device", "cpu")
+        if not isinstance(device, str) or device.split(":")[0] not in ("cpu", "cuda"):
+            raise ValueError(f"config device must be 'cpu' or 'cuda' (or 'cuda:N'), got "
+                             f"{device!r}")
+        worlds_raw = raw["worlds"]
+        if not isinstance(worlds_raw, Mapping) or not worlds_raw:
+            raise ValueError("config worlds must map world names to env sources")
+        worlds = {}
+        for name, spec in worlds_raw.items():
+            if not isinstance(spec, Mapping):
+                raise ValueError(f"config worlds.{name} must be a mapping")
+            worlds[name] = EnvSource.from_dict({"name": name, **spec})
+        tasks = raw["tasks"]
+        _check_keys("tasks", tasks, {"train", "test"})
+        train_tasks, test_tasks = _task_list(tasks.get("train"), "train"), \
+            _task_list(tasks.get("test") or [], "test", allow_empty=True)
+        demos = dict(raw.get("demos") or {})
+        _check_keys("demos", demos, DEMO_KEYS)
+        ratios = dict(demos.get("ratios") or {w: 1.0 for w in worlds})
+        unknown = sorted(set(ratios) - set(worlds))
+        if unknown:
+            raise ValueError(f"config demos.ratios names worlds {unknown} not in worlds "
+                             f"{sorted(worlds)}")
+        sft = SFTSettings.from_dict(raw.get("sft") or {})
+        rl = dict(raw.get("rl") or {})
+        _check_keys("rl", rl, RL_KEYS)
+        reward = rl.get("reward", "verified")
+        if reward not in REWARDS:
+            raise ValueError(f"config rl.reward must be one of {REWARDS}, got {reward!r}")
+        judge = rl.get("judge")
+        if reward == "judged" and not judge:
+            raise ValueError("config rl.reward is 'judged' but rl.judge is not set: give "
+                             "'package.module:function', a callable (episode) -> score")
+        stages = {}
+        for stage in ("real", "mixed"):
+            spec = dict(rl.get(stage) or {})
+            _check_keys(f"rl.{stage}", spec, STAGE_KEYS | {
+                f.name for f in dataclasses.fields(GRPOSettings)})
+            weights = dict(spec.pop("weights", None) or {})
+            if not weights:
+                raise ValueError(f"config rl.{stage}.weights must map worlds to weights")
+            bad = sorted(set(weights) - set(worlds))
+            if bad:
+                raise ValueError(f"config rl.{stage}.weights names worlds {bad} not in worlds "
+                                 f"{sorted(worlds)}")
+            stages[stage] = (weights, GRPOSettings.from_dict(spec))
+        ev = dict(raw.get("eval") or {})
+        _check_keys("eval", ev, EVAL_KEYS)
+        return cls(
+            model=model, tiny=tiny, torch_threads=threads, device=device,
+            seed=int(raw.get("seed", 0)),
+            worlds=worlds, train_tasks=train_tasks, test_tasks=test_tasks,
+            demo_seeds=seeds_of(demos.get("seeds", "0:4"), "demos.seeds"), demo_ratios=ratios,
+            sft=sft, reward=reward, judge=judge,
+            rl_seeds=seeds_of(rl.get("train_seeds", "1000:2000"), "rl.train_seeds"),
+            stages=stages, compare_real_only=bool(rl.get("compare_real_only", False)),
+            eval_seeds=seeds_of(ev.get("seeds", "5000:5003"), "eval.seeds"),
+            eval_max_steps=ev.get("max_episode_steps"),
+            eval_max_new_tokens=int(ev.get("max_new_tokens", 48)),
+            eval_random=bool(ev.get("random", True)), raw=dict(raw))
+
+
+def _task_list(value: Any, what: str, allow_empty: bool = False) -> list[str]:
+    from phoneworld_gym.task import all_tasks
+
+    if value is None or (not value and not allow_empty):
+        raise ValueError(f"config tasks.{what} must list task ids")
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"config tasks.{what} must be a list of task ids, got {value!r}")
+    unknown = [t for t in value if t not in all_tasks()]
+    if unknown:
+        raise ValueError(f"config tasks.{what}: unknown task ids {unknown}")
+    return list(value)
+
+
+def load_config(path: str | Path) -> RecipeConfig:
+    """Read and validate a YAML config."""
+    import yaml
+
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no config file at {str(path)!r}")
+    raw = yaml.safe_load(p.read_text())
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{str(path)!r} must hold a YAML mapping")
+    return RecipeConfig.from_dict(raw, base_dir=p.parent.parent)
+
+
+# -- pieces ---------------------------------------------------------------------------------
+def load_judge(spec: str) -> Callable[[Episode], float]:
+    """``package.module:function`` -> the callable (an episode -> a score in [0, 1])."""
+    module, _, name = spec.partition(":")
+    if not module or not name:
+        raise ValueError(f"rl.judge must look like 'package.module:function', got {spec!r}")
+    try:
+        fn = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"rl.judge {spec!r} cannot be loaded: {e}") from None
+    if not callable(fn):
+        raise ValueError(f"rl.judge {spec!r} is not callable")
+    return fn  # type: ignore[no-any-return]
+
+
+def build_model(cfg: RecipeConfig, out: Path) -> Path:
+    """The starting checkpoint: the configured folder, or a tiny model built from oracle
+    prompts of the train tasks (train wordings) into ``OUT/checkpoints/base``."""
+    if cfg.model != "tiny":
+        return Path(cfg.model)
+    from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
+
+    path = out / "checkpoints" / "base"
+    if (path / "config.json").is_file():
+        return path
+    corpus = list(oracle_corpus(cfg.train_tasks, seeds=range(int(cfg.tiny.get(
+        "corpus_seeds", 1))), split="train"))
+    return build_tiny(path, corpus, layers=int(cfg.tiny.get("layers", 2)),
+                      hidden=int(cfg.tiny.get("hidden", 128)),
+                      vocab=int(cfg.tiny.get("vocab", 2000)), seed=cfg.seed)
+
+
+def collect_demos(cfg: RecipeConfig, out: Path, log: Callable[[str], None]) -> dict[str, Any]:
+    """Oracle demonstrations of the train tasks in every world, one collection each."""
+    from phoneworld_gym.baselines.collect import collect
+    from phoneworld_gym.baselines.data import load
+
+    data = {}
+    for name, source in cfg.worlds.items():
+        if cfg.demo_ratios.get(name, 0) <= 0:
+            continue
+        env = make_source_env(dataclasses.replace(source, tasks=cfg.train_tasks), "train")
+        try:
+            report = collect_into(env, source, cfg, out / "demos" / name, collect)
+        finally:
+            close_env(env)
+        log(str(report))
+        data[name] = load(out / "demos" / name)
+    return data
+
+
+def collect_into(env: Any, source: EnvSource, cfg: RecipeConfig, folder: Path,
+                 collect: Callable[..., Any]) -> Any:
+    """Collect with ``collect`` through an env built here: a device world over adb is
+    handed to ``collect`` by serial (the virtual phone this env owns stays up meanwhile)."""
+    device = env.unwrapped.device
+    kind = "device" if source.is_device else "mock"
+    if source.is_device and source.transport == "adb":
+        kwargs = {"serial": device.serial, "port": device.port,
+                  "device_options": {"dump_retries": 3} if source.profile == "field" else {}}
+        return collect(source.env_id, "oracle", cfg.train_tasks, cfg.demo_seeds, folder,
+                       source=kind, split="train", **kwargs)
+    # a PhoneWorld id, or a device played in process: PhoneEnv takes the device itself
+    return collect("PhoneWorld/All-v0", "oracle", cfg.train_tasks, cfg.demo_seeds, folder,
+                   source=kind, split="train",
+                   **({"device": device} if source.is_device else {}))
+
+
+def make_lm_agent(path_or_objects: Any, *, temperature: float, max_new_tokens: int,
+                  seed: int, device: str = "cpu") -> Any:
+    """An :class:`~phoneworld_gym.baselines.lm_agent.LMAgent`."""
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+
+    return LMAgent(path_or_objects, temperature=temperature, max_new_tokens=max_new_tokens,
+                   seed=seed, device=device)
+
+
+def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig,
+                    log: Callable[[str], None]) -> list[EvalRecord]:
+    """Every world x split x task x evaluation seed, one greedy episode each."""
+    from phoneworld_gym.task import get_task
+
+    records = []
+    for world, source in cfg.worlds.items():
+        for split, tasks in (("train", cfg.train_tasks),
+                             ("test", cfg.test_tasks + cfg.train_tasks)):
+            env = make_source_env(dataclasses.replace(source, tasks=tasks), split)
+            try:
+                for task in tasks:
+                    if split == "test" and not get_task(task).templates("test"):
+                        continue
+                    for seed in cfg.eval_seeds:
+                        agent = make_agent()
+                        ep = play(env, agent, world, task, seed, cfg.eval_max_steps)
+                        records.append(EvalRecord(stage, world, split, task,
+                                                  get_task(task).category, seed, ep.success,
+                                                  len(ep.steps), ep.env_reward))
+            finally:
+                close_env(env)
+        done = [r for r in records if r.world == world]
+        log(f"eval {stage} {world}: " + ", ".join(
+            f"{s} {sum(r.success for r in done if r.split == s)}/"
+            f"{sum(r.split == s for r in done)}" for s in ("train", "test")))
+    return records
+
+
+class RandomLM:
+    """The random agent with the ``last`` record :func:`play` reads (no tokens)."""
+
+    name = "random"
+
+    def __init__(self, seed: int):
+        from phoneworld_gym.baselines.agents import RandomAgent
+
+        self.inner = RandomAgent(seed=seed)
+        self.last: dict[str, Any] = {}
+
+    def reset(self, goal: str) -> None:
+        self.inner.reset(goal)
+
+    def act(self, obs: Mapping[str, Any]) -> Any:
+        action = self.inner.act(dict(obs))
+        self.last = {"prompt_ids": [], "completion_ids": [], "completion": str(action)}
+        return action
+
+
+def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig,
+             weights: Mapping[str, float], settings: GRPOSettings,
+             reward_fn: Callable[[Episode], float], seed: int, log: Callable[[str], None]
+             ) -> list[dict[str, Any]]:
+    """One GRPO stage on the train tasks of the weighted worlds; returns its history."""
+    sources = [dataclasses.replace(cfg.worlds[w], weight=float(wt), tasks=cfg.train_tasks)
+               for w, wt in weights.items() if wt > 0]
+    sampler = TaskSampler(sources, seed=seed, seeds=cfg.rl_seeds, split="train")
+    counter = iter(range(10**9))
+
+    def agent(m: Any, t: Any) -> Any:
+        return make_lm_agent((m, t), temperature=settings.temperature,
+                             max_new_tokens=settings.max_new_tokens,
+                             seed=seed * 1000 + next(counter), device=cfg.device)
+
+    def show(r: dict[str, Any]) -> None:
+        log(f"{stage} update {r['update']}: reward {r['reward']:.2f} success "
+            f"{r['success']:.2f} loss {r['loss']:.3f} samples {r['samples']:.0f} "
+            f"{r['seconds']:.0f} s")
+
+    try:
+        return train_grpo(model, tokenizer, sampler, settings, ref_model=ref,
+                          reward_fn=reward_fn, make_agent=agent, log=show)
+    finally:
+        sampler.close()
+
+
+# -- the run --------------------------------------------------------------------------------
+def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = print
+        ) -> dict[str, Any]:
+    """Run every stage and write the report; returns the report document."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from phoneworld_gym.baselines.data import mix
+    from phoneworld_gym.baselines.sft import save, sft_examples, train_sft
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if cfg.torch_threads:
+        torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(cfg.raw, indent=1, default=str))
+    reward_fn = load_judge(cfg.judge) if cfg.reward == "judged" and cfg.judge else \
+        verified_reward
+    walls: dict[str, float] = {}
+    records: list[EvalRecord] = []
+    meta: dict[str, Any] = {"config": cfg.raw, "wall_seconds": walls}
+    curves: dict[str, dict[str, list[float]]] = {"sft_loss": {}, "rl_reward": {},
+                                                  "rl_success": {}}
+    start = time.time()
+
+    def timed(name: str, t0: float) -> None:
+        walls[name] = round(time.time() - t0, 1)
+        log(f"[{name}] {walls[name]:.0f} s (total {time.time() - start:.0f} s)")
+
+    def evaluate(stage: str, path: Path) -> None:
+        t0 = time.time()
+        records.extend(evaluate_policy(stage, lambda: make_lm_agent(
+            str(path), temperature=0.0, max_new_tokens=cfg.eval_max_new_tokens,
+            seed=cfg.seed, device=cfg.device), cfg, log))
+        timed(f"eval_{stage}", t0)
+
+    if cfg.eval_random:
+        t0 = time.time()
+        counter = iter(range(10**9))
+        records.extend(evaluate_policy("random", lambda: RandomLM(cfg.seed + next(counter)),
+                                       cfg, log))
+        timed("eval_random", t0)
+
+    # 0: demonstrations
+    t0 = time.time()
+    base = build_model(cfg, out)
+    data = collect_demos(cfg, out, log)
+    timed("demos", t0)
+
+    # 1: SFT
+    t0 = time.time()
+    tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
+    model = AutoModelForCausalLM.from_pretrained(base, local_files_only=True)
+    ratios = {k: v for k, v in cfg.demo_ratios.items() if k in data}
+    mixture = mix(data, ratios, seed=cfg.seed)
+    examples = sft_examples(mixture, tokenizer.eos_token,
+                            prompt_text=make_lm_agent((model, tokenizer), temperature=0.0,
+                                                      max_new_tokens=1, seed=0).lm.prompt_text)
+    sft_dir = out / "checkpoints" / "sft"
+    sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft)
+    by_source = list(examples["source"])
+    meta["sft"] = {**sft_record, "by_source": {s: by_source.count(s) for s in set(by_source)}}
+    curves["sft_loss"]["sft"] = sft_record["loss"]
+    timed("sft", t0)
+    evaluate("sft", sft_dir)
+
+    # 2 and 3: RL stages, each from the previous checkpoint
+    plan = [("real_rl", "real"), ("mixed_rl", "mixed")]
+    if cfg.compare_real_only:
+        plan.append(("real_rl_more", "control"))
+    previous = sft_dir
+    ref = None
+    for stage, kind in plan:
+        t0 = time.time()
+        weights, settings = cfg.stages["real" if kind == "control" else kind]
+        if kind == "control":  # real-only from the real-RL checkpoint, the mixed stage's budget
+            weights = cfg.stages["real"][0]
+            settings = dataclasses.replace(cfg.stages["mixed"][1])
+            start_from = out / "checkpoints" / "real_rl"
+        else:
+            start_from = previous
+        if settings.kl_coef > 0 and ref is None:
+            ref = AutoModelForCausalLM.from_pretrained(sft_dir, local_files_only=True)
+            ref = ref.to(cfg.device).eval()  # type: ignore[arg-type]
+        model = AutoModelForCausalLM.from_pretrained(start_from, local_files_only=True)
+        model = model.to(cfg.device)  # type: ignore[arg-type]
+        history = rl_stage(stage, model, tokenizer, ref, cfg, weights, settings, reward_fn,
+                           cfg.seed + len(walls), log)
+        path = save(model, tokenizer, out / "checkpoints" / stage)
+        (path / "rl_history.json").write_text(json.dumps(history, indent=1))
+        meta[stage] = {"weights": weights, "settings": dataclasses.asdict(settings),
+                       "history": history}
+        curves["rl_reward"][stage] = [h["reward"] for h in history]
+        curves["rl_success"][stage] = [h["success"] for h in history]
+        timed(stage, t0)
+        evaluate(stage, path)
+        if kind != "control":
+            previous = path
+    walls["total"] = round(time.time() - start, 1)
+    stages = (["random"] if cfg.eval_random else []) + ["sft"] + [s for s, _ in plan]
+    doc = write_report(records, out, stages=stages, title="PhoneWorld recipe report",
+                       meta=meta, curves=curves)
+    log(f"report: {out / 'report.md'} ({walls['total']:.0f} s in all)")
+    return doc
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    p = argparse.ArgumentParser(prog="python -m phoneworld_gym.baselines.recipe",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("--config", required=True, help="a YAML config (configs/recipe_cpu.yaml)")
+    p.add_argument("--out", required=True, help="the output folder")
+    a = p.parse_args(argv)
+    try:
+        cfg = load_config(a.config)
+    except ValueError as e:
+        p.error(str(e))
+    run(cfg, a.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

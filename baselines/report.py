@@ -1,0 +1,235 @@
+"""The recipe's report: success by task category per stage, with Wilson intervals and mean
+episode lengths, as Markdown (``report.md``), JSON (``report.json``) and PNG plots.
+
+The input is a flat list of evaluated episodes (:class:`EvalRecord`), each tagged with the
+stage that produced the policy (``sft``, ``real_rl``, ...), the world it ran in (``mock``,
+``field``) and the split (``train``: train tasks on unseen seeds; ``test``: held-out tasks and
+test wordings). Everything in the report is computed from those records, so a table cell can be
+checked against the episodes it counts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+#: the paper's categories, in its order; the report shows those that occur in the records
+CATEGORY_ORDER = ("app", "mini-app", "cross-app", "long-horizon", "information-retrieval")
+
+
+@dataclasses.dataclass(frozen=True)
+class EvalRecord:
+    """One evaluated episode."""
+
+    stage: str
+    world: str
+    split: str
+    task: str
+    category: str
+    seed: int
+    success: bool
+    steps: int
+    reward: float = 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """Aggregate over a group of episodes: successes of n, the rate, its 95% Wilson interval
+    and the mean episode length."""
+
+    n: int
+    successes: int
+    rate: float
+    ci_low: float
+    ci_high: float
+    mean_steps: float
+
+    def markdown(self) -> str:
+        """``45.0% [23.1, 68.5] (9/20), 6.2 steps``."""
+        if self.n == 0:
+            return "-"
+        return (f"{100 * self.rate:.1f}% [{100 * self.ci_low:.1f}, {100 * self.ci_high:.1f}] "
+                f"({self.successes}/{self.n}), {self.mean_steps:.1f} steps")
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% by default).
+
+    Chosen over the normal approximation because it stays inside [0, 1] and is sensible at
+    0/n and n/n, which small per-category samples hit often."""
+    if n < 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n, got successes={successes}, n={n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # at 0/n and n/n the bound is exactly 0 or 1 (rounding would leave 1e-17 off)
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return lo, hi
+
+
+def aggregate(records: Sequence[EvalRecord]) -> Cell:
+    """The :class:`Cell` of a group of episodes."""
+    n = len(records)
+    k = sum(bool(r.success) for r in records)
+    lo, hi = wilson(k, n)
+    steps = sum(r.steps for r in records) / n if n else 0.0
+    return Cell(n, k, k / n if n else 0.0, lo, hi, steps)
+
+
+def ordered(values: Iterable[str], order: Sequence[str]) -> list[str]:
+    """``values`` deduplicated, in ``order`` first and then alphabetically."""
+    seen = set(values)
+    return [v for v in order if v in seen] + sorted(seen - set(order))
+
+
+def summarise(records: Sequence[EvalRecord], stages: Sequence[str] | None = None
+              ) -> dict[str, Any]:
+    """Nested aggregates: ``[world][split][category or "all"][stage] -> Cell`` as dicts.
+
+    ``stages`` fixes the column order (default: the order stages first appear)."""
+    if stages is None:
+        stages = list(dict.fromkeys(r.stage for r in records))
+    groups: dict[tuple[str, str, str, str], list[EvalRecord]] = defaultdict(list)
+    for r in records:
+        groups[(r.world, r.split, r.category, r.stage)].append(r)
+        groups[(r.world, r.split, "all", r.stage)].append(r)
+    out: dict[str, Any] = {}
+    for world in ordered((r.world for r in records), ("mock", "field")):
+        out[world] = {}
+        for split in ordered((r.split for r in records if r.world == world), ("train", "test")):
+            rows = [r for r in records if r.world == world and r.split == split]
+            cats = ordered((r.category for r in rows), CATEGORY_ORDER) + ["all"]
+            out[world][split] = {
+                cat: {stage: dataclasses.asdict(aggregate(groups[(world, split, cat, stage)]))
+                      for stage in stages if groups.get((world, split, cat, stage))}
+                for cat in cats}
+    return out
+
+
+def markdown_tables(summary: Mapping[str, Any], stages: Sequence[str]) -> str:
+    """One table per world and split: rows are categories (and all), columns stages."""
+    parts = []
+    for world, splits in summary.items():
+        for split, cats in splits.items():
+            parts.append(f"### {world}, {split} split\n")
+            parts.append("| category | " + " | ".join(stages) + " |")
+            parts.append("|---|" + "---:|" * len(stages))
+            for cat, by_stage in cats.items():
+                cells = [Cell(**by_stage[s]).markdown() if s in by_stage else "-"
+                         for s in stages]
+                name = "**all**" if cat == "all" else cat
+                parts.append(f"| {name} | " + " | ".join(cells) + " |")
+            parts.append("")
+    return "\n".join(parts)
+
+
+def plot_success(summary: Mapping[str, Any], stages: Sequence[str], out_dir: Path
+                 ) -> list[Path]:
+    """A grouped bar chart per world and split (bars: stages; groups: categories) with the
+    Wilson intervals as error bars. Returns the PNG paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for world, splits in summary.items():
+        for split, cats in splits.items():
+            names = list(cats)
+            fig, ax = plt.subplots(figsize=(1.6 + 1.4 * len(names), 3.6))
+            width = 0.8 / max(1, len(stages))
+            for j, stage in enumerate(stages):
+                xs, ys, lo, hi = [], [], [], []
+                for i, cat in enumerate(names):
+                    cell = cats[cat].get(stage)
+                    if cell is None:
+                        continue
+                    xs.append(i + (j - (len(stages) - 1) / 2) * width)
+                    ys.append(100 * cell["rate"])
+                    lo.append(100 * (cell["rate"] - cell["ci_low"]))
+                    hi.append(100 * (cell["ci_high"] - cell["rate"]))
+                ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=stage)
+            ax.set_xticks(range(len(names)), names, rotation=15)
+            ax.set_ylim(0, 100)
+            ax.set_ylabel("success % (95% Wilson CI)")
+            ax.set_title(f"{world}, {split} split")
+            ax.legend(fontsize=8)
+            fig.tight_layout()
+            path = out_dir / f"success_{world}_{split}.png"
+            fig.savefig(path, dpi=100)
+            plt.close(fig)
+            paths.append(path)
+    return paths
+
+
+def plot_curves(curves: Mapping[str, Sequence[float]], out_dir: Path, name: str,
+                ylabel: str) -> Path | None:
+    """Training curves (one line per stage, x = update number); None when all are empty."""
+    curves = {k: list(v) for k, v in curves.items() if len(v)}
+    if not curves:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    for stage, ys in curves.items():
+        ax.plot(range(1, len(ys) + 1), ys, label=stage)
+    ax.set_xlabel("update")
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = out_dir / f"{name}.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def write_report(records: Sequence[EvalRecord], out_dir: str | Path, *,
+                 stages: Sequence[str] | None = None, title: str = "Recipe report",
+                 meta: Mapping[str, Any] | None = None,
+                 curves: Mapping[str, Mapping[str, Sequence[float]]] | None = None
+                 ) -> dict[str, Any]:
+    """Write ``report.md``, ``report.json`` and the PNG plots into ``out_dir``.
+
+    ``meta`` (config, wall times, ...) goes into both files as given; ``curves`` maps a curve
+    name (``sft_loss``, ``rl_reward``) to per-stage series. Returns the JSON document."""
+    if not records:
+        raise ValueError("no evaluation records to report")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stages = list(stages) if stages is not None else list(dict.fromkeys(r.stage for r in records))
+    unknown = sorted({r.stage for r in records} - set(stages))
+    if unknown:
+        raise ValueError(f"records have stages {unknown} not in stages={stages}")
+    summary = summarise(records, stages)
+    plots = [p.name for p in plot_success(summary, stages, out)]
+    for name, series in (curves or {}).items():
+        path = plot_curves(series, out, name, name.replace("_", " "))
+        if path is not None:
+            plots.append(path.name)
+    doc = {"title": title, "stages": stages, "summary": summary, "plots": plots,
+           "meta": dict(meta or {}), "curves": {k: {s: list(v) for s, v in c.items()}
+                                                for k, c in (curves or {}).items()},
+           "episodes": [dataclasses.asdict(r) for r in records]}
+    (out / "report.json").write_text(json.dumps(doc, indent=1, default=str))
+    lines = [f"# {title}", "",
+             "Success by task category after each stage: rate, 95% Wilson interval, "
+             "successes/episodes, mean episode length (steps).", "",
+             markdown_tables(summary, stages)]
+    if meta:
+        lines += ["## Run", "", "```json", json.dumps(dict(meta), indent=1, default=str), "```",
+                  ""]
+    lines += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
+    (out / "report.md").write_text("\n".join(lines))
+    return doc

@@ -1,0 +1,206 @@
+"""The recipe: the report's numbers equal its inputs, bad configs name the problem, and one
+tiny run goes through every stage (demos, SFT, real-app RL, mixed RL, evaluations, report)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+pytest.importorskip("torch")
+pytest.importorskip("trl")
+
+from phoneworld_gym.baselines.recipe import RecipeConfig, load_config, main, run  # noqa: E402
+from phoneworld_gym.baselines.report import (  # noqa: E402
+    EvalRecord,
+    aggregate,
+    summarise,
+    wilson,
+    write_report,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# -- the report ----------------------------------------------------------------------------
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(5, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    lo, hi = wilson(10, 10)
+    assert round(lo, 4) == 0.7225 and hi == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="successes"):
+        wilson(3, 2)
+
+
+def synthetic() -> list[EvalRecord]:
+    """sft: app 2/4 (steps 3,5,7,9), IR 1/2; rl: app 3/4, IR 2/2; all on mock/train. One
+    field/test row per stage."""
+    out = []
+    for stage, app_wins, ir_wins in (("sft", 2, 1), ("rl", 3, 2)):
+        for i in range(4):
+            out.append(EvalRecord(stage, "mock", "train", "ContactsStar", "app", i,
+                                  i < app_wins, 3 + 2 * i, float(i < app_wins)))
+        for i in range(2):
+            out.append(EvalRecord(stage, "mock", "train", "ClockEarliestAlarm",
+                                  "information-retrieval", i, i < ir_wins, 2))
+        out.append(EvalRecord(stage, "field", "test", "ContactsUnstar", "app", 9,
+                              stage == "rl", 6))
+    return out
+
+
+def test_summary_numbers_equal_the_inputs() -> None:
+    s = summarise(synthetic(), ["sft", "rl"])
+    assert list(s) == ["mock", "field"]
+    app = s["mock"]["train"]["app"]
+    assert app["sft"]["n"] == 4 and app["sft"]["successes"] == 2 and app["sft"]["rate"] == 0.5
+    assert app["sft"]["mean_steps"] == 6.0  # (3 + 5 + 7 + 9) / 4
+    assert (app["sft"]["ci_low"], app["sft"]["ci_high"]) == pytest.approx(wilson(2, 4))
+    assert app["rl"]["successes"] == 3
+    ir = s["mock"]["train"]["information-retrieval"]
+    assert ir["sft"]["successes"] == 1 and ir["rl"]["rate"] == 1.0
+    every = s["mock"]["train"]["all"]
+    assert every["sft"]["n"] == 6 and every["sft"]["successes"] == 3
+    assert every["rl"]["successes"] == 5
+    assert every["sft"]["mean_steps"] == pytest.approx((24 + 4) / 6)
+    assert list(s["mock"]["train"]) == ["app", "information-retrieval", "all"]  # paper order
+    assert s["field"]["test"]["app"]["rl"]["successes"] == 1
+    assert aggregate([]).n == 0
+
+
+def test_report_files_hold_the_table(tmp_path: Path) -> None:
+    from PIL import Image
+
+    doc = write_report(synthetic(), tmp_path, stages=["sft", "rl"], meta={"note": "synthetic"},
+                       curves={"rl_reward": {"rl": [0.1, 0.4, 0.5]}})
+    md = (tmp_path / "report.md").read_text()
+    assert "| app | 50.0% [15.0, 85.0] (2/4), 6.0 steps | 75.0% [30.1, 95.4] (3/4), 6.0 " \
+           "steps |" in md
+    assert "| **all** | 50.0% [18.8, 81.2] (3/6), 4.7 steps | 83.3% [43.6, 97.0] (5/6)" in md
+    assert "### field, test split" in md and '"note": "synthetic"' in md
+    saved = json.loads((tmp_path / "report.json").read_text())
+    assert saved["summary"] == json.loads(json.dumps(doc["summary"]))
+    assert saved["summary"]["mock"]["train"]["app"]["rl"]["successes"] == 3
+    assert len(saved["episodes"]) == len(synthetic())
+    assert saved["curves"]["rl_reward"]["rl"] == [0.1, 0.4, 0.5]
+    assert sorted(saved["plots"]) == ["rl_reward.png", "success_field_test.png",
+                                      "success_mock_train.png"]
+    for name in saved["plots"]:
+        img = Image.open(tmp_path / name).convert("RGB")
+        colours = img.getcolors(maxcolors=1 << 16)
+        assert img.width > 200 and (colours is None or len(colours) > 10), name
+        assert f"![{name}]({name})" in md
+
+
+def test_report_rejects_bad_input(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no evaluation records"):
+        write_report([], tmp_path)
+    with pytest.raises(ValueError, match="stages"):
+        write_report(synthetic(), tmp_path, stages=["sft"])
+
+
+# -- configs --------------------------------------------------------------------------------
+def small_config(**over: object) -> dict:
+    cfg = {
+        "model": "tiny",
+        "tiny": {"layers": 1, "hidden": 32, "vocab": 400, "corpus_seeds": 1},
+        "torch_threads": 1,
+        "worlds": {"mock": {"env_id": "PhoneWorld/All-v0"},
+                   "field": {"env_id": "PhoneWorld/Device-v0", "profile": "field",
+                             "transport": "direct"}},
+        "tasks": {"train": ["ClockEarliestAlarm"], "test": ["MessagesCountUnread"]},
+        "demos": {"seeds": "0:2", "ratios": {"mock": 1, "field": 1}},
+        "sft": {"max_steps": 4, "batch_size": 2, "lr": 0.003, "max_length": 3000},
+        "rl": {"real": {"weights": {"field": 1}, "updates": 1, "tasks_per_update": 1,
+                        "group_size": 2, "epochs": 1, "max_new_tokens": 10,
+                        "max_episode_steps": 2},
+               "mixed": {"weights": {"field": 1, "mock": 1}, "updates": 1,
+                         "tasks_per_update": 1, "group_size": 2, "epochs": 1,
+                         "max_new_tokens": 10, "max_episode_steps": 2, "kl_coef": 0.1}},
+        "eval": {"seeds": "5000:5001", "max_episode_steps": 2, "max_new_tokens": 10},
+    }
+    cfg.update(over)
+    return cfg
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"modle": "tiny"}, r"unknown key\(s\) \['modle'\] in config \(top level\)"),
+    ({"model": "/nowhere/model"}, "'/nowhere/model' is not a local model folder"),
+    ({"tasks": {"train": ["NoSuchTask"]}}, r"unknown task ids \['NoSuchTask'\]"),
+    ({"rl": {"reward": "judged"}}, "rl.judge is not set"),
+    ({"rl": {"reward": "guessed"}}, "rl.reward must be one of"),
+    ({"sft": {"epochs": 2, "learning_rate": 1}}, r"unknown SFT setting\(s\) \['learning_rate'\]"),
+    ({"worlds": {"mock": {"env_id": "PhoneWorld/Nope-v0"}}}, "unknown env id"),
+    ({"rl": {"real": {"weights": {"phone": 1}}, "mixed": {"weights": {"mock": 1}}}},
+     r"rl.real.weights names worlds \['phone'\]"),
+    ({"demos": {"seeds": "5:5"}}, "demos.seeds"),
+])
+def test_bad_configs_name_the_problem(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        RecipeConfig.from_dict(small_config(**change))
+
+
+def test_cli_reports_a_bad_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(small_config(budget=3)))
+    with pytest.raises(SystemExit):
+        main(["--config", str(path), "--out", str(tmp_path / "out")])
+    assert "unknown key(s) ['budget']" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # nothing started
+
+
+def test_shipped_configs_validate() -> None:
+    cpu = load_config(ROOT / "configs" / "recipe_cpu.yaml")
+    assert cpu.model == "tiny" and set(cpu.worlds) == {"mock", "field"}
+    assert cpu.worlds["field"].profile == "field" and cpu.worlds["field"].is_device
+    assert set(cpu.stages["real"][0]) == {"field"}
+    assert set(cpu.stages["mixed"][0]) == {"field", "mock"}
+    raw = yaml.safe_load((ROOT / "configs" / "recipe_gpu.yaml").read_text())
+    with pytest.raises(ValueError, match="not a local model folder"):
+        RecipeConfig.from_dict(raw)  # it names a model folder this machine does not have
+    raw["model"] = "tiny"
+    assert RecipeConfig.from_dict(raw).sft.batch_size >= 1
+
+
+# -- one tiny run ---------------------------------------------------------------------------
+def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
+    """Every stage on one task with tiny budgets: checkpoints, datasets, report; and a stage's
+    checkpoint reloaded acts as the evaluation recorded it did."""
+    from phoneworld_gym.baselines.data import load
+    from phoneworld_gym.baselines.grpo import play
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+    from phoneworld_gym.baselines.sampler import close_env, make_source_env
+
+    cfg = RecipeConfig.from_dict(small_config())
+    doc = run(cfg, tmp_path, log=lambda line: None)
+    for stage in ("base", "sft", "real_rl", "mixed_rl"):
+        assert (tmp_path / "checkpoints" / stage / "config.json").is_file(), stage
+    demos = {w: load(tmp_path / "demos" / w) for w in ("mock", "field")}
+    assert set(demos["mock"]["source"]) == {"mock"} and set(demos["field"]["source"]) == {
+        "device"}
+    assert set(demos["field"]["task"]) == {"ClockEarliestAlarm"}
+    assert doc["stages"] == ["random", "sft", "real_rl", "mixed_rl"]
+    assert doc["meta"]["sft"]["examples"] > 0 and len(doc["meta"]["sft"]["loss"]) == 4
+    assert {"real_rl", "mixed_rl"} <= set(doc["meta"])
+    assert doc["meta"]["real_rl"]["history"][0]["sources"] == ["field"]
+    episodes = doc["episodes"]
+    # 4 stages x 2 worlds x (train: 1 task + test: 1 held-out + 1 train task's test wording)
+    assert len(episodes) == 4 * 2 * 3
+    md = (tmp_path / "report.md").read_text()
+    assert "### field, test split" in md and "| information-retrieval |" in md
+    # the mixed-RL checkpoint, reloaded, replays the evaluation's episode
+    rec = next(e for e in episodes if e["stage"] == "mixed_rl" and e["world"] == "mock"
+               and e["split"] == "train")
+    env = make_source_env(cfg.worlds["mock"], "train")
+    try:
+        agent = LMAgent(str(tmp_path / "checkpoints" / "mixed_rl"), max_new_tokens=10)
+        ep = play(env, agent, "mock", rec["task"], rec["seed"], 2)
+    finally:
+        close_env(env)
+    assert (ep.success, len(ep.steps)) == (rec["success"], rec["steps"])

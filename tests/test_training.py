@@ -1,0 +1,226 @@
+"""Training pieces: GRPO's math (advantages, masks, clipping, KL) and updates on a fixed batch,
+the task sampler, SFT on a fixed batch and checkpoints that act identically after reloading."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from phoneworld_gym.baselines.grpo import (  # noqa: E402
+    GRPOSettings,
+    StepSample,
+    group_advantages,
+    grpo_loss,
+    pack,
+    token_logprobs,
+    update_policy,
+)
+from phoneworld_gym.baselines.sampler import EnvSource, TaskSampler  # noqa: E402
+
+
+def toy_model(vocab: int = 16, seed: int = 0):
+    """A two-layer GPT-2 from a config (nothing downloaded)."""
+    torch.manual_seed(seed)
+    cfg = transformers.GPT2Config(vocab_size=vocab, n_positions=32, n_embd=32, n_layer=2,
+                                  n_head=2, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+    return transformers.GPT2LMHeadModel(cfg).eval()
+
+
+# -- advantages -----------------------------------------------------------------------------
+def test_group_advantages_normalise_within_the_group() -> None:
+    adv = group_advantages([1.0, 0.0, 0.0, 1.0], eps=0.0)
+    assert adv == pytest.approx([1.0, -1.0, -1.0, 1.0])
+    adv = group_advantages([1.0, 0.0, 0.0, 0.0], eps=0.0)
+    # mean 0.25, population std sqrt(3)/4
+    s = math.sqrt(3) / 4
+    assert adv == pytest.approx([0.75 / s, -0.25 / s, -0.25 / s, -0.25 / s])
+    assert sum(adv) == pytest.approx(0.0, abs=1e-9)
+    assert group_advantages([1.0, 1.0, 1.0]) == [0.0, 0.0, 0.0]
+    assert group_advantages([0.0, 0.0]) == [0.0, 0.0]
+
+
+def test_group_advantages_reject_bad_rewards() -> None:
+    with pytest.raises(ValueError, match="non-empty"):
+        group_advantages([])
+    with pytest.raises(ValueError, match="finite"):
+        group_advantages([1.0, float("nan")])
+
+
+# -- masks and the loss ---------------------------------------------------------------------
+def test_pack_masks_only_completion_tokens() -> None:
+    samples = [StepSample([5, 6, 7], [8, 9], 1.0), StepSample([5], [3, 4, 2], -1.0)]
+    ids, attn, comp = pack(samples, pad_id=0)
+    assert ids.tolist() == [[5, 6, 7, 8, 9], [5, 3, 4, 2, 0]]
+    assert attn.tolist() == [[1, 1, 1, 1, 1], [1, 1, 1, 1, 0]]
+    assert comp.tolist() == [[0, 0, 0, 1, 1], [0, 1, 1, 1, 0]]
+    with pytest.raises(ValueError, match="empty completion"):
+        pack([StepSample([1], [], 1.0)], 0)
+
+
+def test_token_logprobs_are_the_models_next_token_logprobs() -> None:
+    model = toy_model()
+    ids = torch.tensor([[1, 2, 3, 4]])
+    with torch.no_grad():
+        lp = token_logprobs(model, ids, torch.ones_like(ids))
+        logits = model(input_ids=ids).logits[0]
+    want = [0.0] + [float(torch.log_softmax(logits[t - 1], -1)[ids[0, t]]) for t in range(1, 4)]
+    assert lp[0].tolist() == pytest.approx(want, abs=1e-5)
+    with torch.no_grad():
+        hot = token_logprobs(model, ids, torch.ones_like(ids), temperature=0.5)
+    want2 = float(torch.log_softmax(logits[0] / 0.5, -1)[2])
+    assert float(hot[0, 1]) == pytest.approx(want2, abs=1e-5)
+
+
+def test_grpo_loss_clips_the_ratio_and_ignores_masked_tokens() -> None:
+    mask = torch.tensor([[0, 1, 1], [0, 1, 0]])
+    old = torch.zeros(2, 3)
+    # sample 0: ratio e^0.5 (1.65) on both tokens, A=+1 -> clipped to 1.2
+    # sample 1: ratio e^-0.5 (0.61), A=-1 -> min(-0.61, -0.8) = -0.8 (clipped side)
+    logp = torch.tensor([[9.0, 0.5, 0.5], [9.0, -0.5, 7.0]])
+    adv = torch.tensor([1.0, -1.0])
+    loss, stats = grpo_loss(logp, old, adv, mask, clip_eps=0.2)
+    assert float(loss) == pytest.approx(-(1.2 + 1.2 - 0.8) / 3, abs=1e-6)
+    assert stats["clipped"] == pytest.approx(1.0)
+    # inside the clip range the surrogate is ratio * A, and its gradient is ratio * A
+    logp2 = torch.tensor([[0.0, 0.1, -0.1]], requires_grad=True)
+    loss2, stats2 = grpo_loss(logp2, torch.zeros(1, 3), torch.tensor([2.0]),
+                              torch.tensor([[0, 1, 1]]), clip_eps=0.2)
+    assert float(loss2) == pytest.approx(-2 * (math.exp(0.1) + math.exp(-0.1)) / 2, abs=1e-6)
+    assert stats2["clipped"] == 0.0
+    loss2.backward()
+    assert logp2.grad is not None
+    assert logp2.grad[0].tolist() == pytest.approx(
+        [0.0, -math.exp(0.1), -math.exp(-0.1)], abs=1e-6)
+    # clipped tokens pass no gradient
+    logp3 = torch.tensor([[0.0, 0.5]], requires_grad=True)
+    grpo_loss(logp3, torch.zeros(1, 2), torch.tensor([1.0]), torch.tensor([[0, 1]]))[0].backward()
+    assert logp3.grad is not None and logp3.grad.abs().sum() == 0
+
+
+def test_grpo_loss_kl_penalty_is_k3_and_zero_at_the_reference() -> None:
+    mask = torch.tensor([[1, 1]])
+    logp = torch.tensor([[-1.0, -2.0]])
+    adv = torch.tensor([0.0])
+    loss0, stats0 = grpo_loss(logp, logp, adv, mask, kl_coef=0.5, ref_logp=logp.clone())
+    assert float(loss0) == pytest.approx(0.0) and stats0["kl"] == pytest.approx(0.0)
+    ref = torch.tensor([[-1.5, -1.0]])
+    loss, stats = grpo_loss(logp, logp, adv, mask, kl_coef=0.5, ref_logp=ref)
+    d = np.array([-0.5, 1.0])
+    kl = np.exp(d) - d - 1
+    assert stats["kl"] == pytest.approx(kl.mean(), abs=1e-6)
+    assert float(loss) == pytest.approx(0.5 * kl.mean(), abs=1e-6)
+
+
+def test_grpo_loss_rejects_mismatched_shapes() -> None:
+    with pytest.raises(ValueError, match="one shape"):
+        grpo_loss(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(2), torch.ones(2, 3))
+    with pytest.raises(ValueError, match="advantages"):
+        grpo_loss(torch.zeros(2, 3), torch.zeros(2, 3), torch.zeros(3), torch.ones(2, 3))
+
+
+def completion_prob(model, prompt: list[int], completion: list[int]) -> float:
+    ids = torch.tensor([prompt + completion])
+    with torch.no_grad():
+        lp = token_logprobs(model, ids, torch.ones_like(ids))
+    return float(lp[0, len(prompt):].sum().exp())
+
+
+def test_a_few_updates_raise_the_probability_of_rewarded_completions() -> None:
+    """Two prompts, four sampled completions each, one rewarded per group: after six
+    updates the rewarded completions are much likelier and the unrewarded ones less likely."""
+    model = toy_model()
+    groups = {(1, 2): ([7, 8, 3], [[9, 9, 3], [10, 3], [11, 12, 3]]),
+              (1, 4): ([12, 3], [[7, 3], [8, 9, 3], [13, 3]])}
+    before = {(p, tuple(c)): completion_prob(model, list(p), c)
+              for p, (good, bad) in groups.items() for c in [good, *bad]}
+    settings = GRPOSettings(updates=1, epochs=3, minibatch=4, lr=1e-2, group_size=4)
+    opt = torch.optim.AdamW(model.parameters(), lr=settings.lr)
+    for _ in range(6):
+        samples = []
+        for p, (good, bad) in groups.items():
+            adv = group_advantages([1.0, 0.0, 0.0, 0.0])
+            samples += [StepSample(list(p), c, a) for c, a in zip([good, *bad], adv)]
+        stats = update_policy(model, opt, samples, settings, pad_id=0)
+        assert stats["samples"] == 8 and math.isfinite(stats["loss"])
+    for p, (good, bad) in groups.items():
+        assert completion_prob(model, list(p), good) > 5 * before[(p, tuple(good))]
+        for c in bad:
+            assert completion_prob(model, list(p), c) < before[(p, tuple(c))]
+
+
+def test_update_skips_samples_without_signal() -> None:
+    model = toy_model()
+    params = [p.detach().clone() for p in model.parameters()]
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    stats = update_policy(model, opt, [StepSample([1], [2, 3], 0.0)] * 4, GRPOSettings(), 0)
+    assert stats["samples"] == 0
+    assert all(torch.equal(a, b) for a, b in zip(params, model.parameters()))
+
+
+def test_grpo_settings_name_bad_values() -> None:
+    with pytest.raises(ValueError, match="group_size"):
+        GRPOSettings(group_size=1)
+    with pytest.raises(ValueError, match="unknown RL setting"):
+        GRPOSettings.from_dict({"updates": 2, "learning_rate": 0.1})
+    with pytest.raises(ValueError, match="updates"):
+        GRPOSettings(updates=0)
+
+
+# -- the task sampler -----------------------------------------------------------------------
+def test_sampler_draws_by_weight_reproducibly() -> None:
+    sources = [EnvSource("mock", "PhoneWorld/All-v0", 3.0, tasks=["ContactsStar",
+                                                                   "SettingsSwitch"]),
+               EnvSource("field", "PhoneWorld/Device-v0", 1.0, tasks=["ClockDisableAlarm"],
+                         profile="field", transport="direct")]
+    a = TaskSampler(sources, seed=5, seeds=range(100, 110)).draw_batch(400)
+    b = TaskSampler(sources, seed=5, seeds=range(100, 110)).draw_batch(400)
+    assert a == b
+    share = sum(d.source == "mock" for d in a) / len(a)
+    assert 0.68 < share < 0.82
+    assert {d.task for d in a if d.source == "field"} == {"ClockDisableAlarm"}
+    assert {d.task for d in a if d.source == "mock"} == {"ContactsStar", "SettingsSwitch"}
+    assert {d.seed for d in a} <= set(range(100, 110))
+    assert TaskSampler(sources, seed=6, seeds=range(100, 110)).draw_batch(40) != a[:40]
+
+
+def test_sampler_envs_play_the_drawn_world() -> None:
+    """A direct field source plays on a FieldPhone, the mock source on the clean phone."""
+    from phoneworld_gym.phone import PhoneWorldDevice
+    from phoneworld_gym.real_device.field import FieldPhone
+
+    sampler = TaskSampler([
+        EnvSource("mock", "PhoneWorld/All-v0", tasks=["ContactsStar"]),
+        EnvSource("field", "PhoneWorld/Device-v0", tasks=["ContactsStar"], profile="field",
+                  transport="direct")], seed=0)
+    try:
+        assert isinstance(sampler.env("field").unwrapped.device, FieldPhone)
+        dev = sampler.env("mock").unwrapped.device
+        assert isinstance(dev, PhoneWorldDevice) and not isinstance(dev, FieldPhone)
+        obs, info = sampler.env("field").reset(seed=3, options={"task": "ContactsStar"})
+        assert info["task"] == "ContactsStar" and "screenshot" not in obs
+    finally:
+        sampler.close()
+
+
+def test_sources_name_bad_config() -> None:
+    with pytest.raises(ValueError, match="unknown env id"):
+        EnvSource("x", "PhoneWorld/Nope-v0")
+    with pytest.raises(ValueError, match="weight"):
+        EnvSource("x", "PhoneWorld/All-v0", weight=0)
+    with pytest.raises(ValueError, match="profile"):
+        EnvSource("x", "PhoneWorld/Device-v0", profile="dusty")
+    with pytest.raises(ValueError, match="transport"):
+        EnvSource("x", "PhoneWorld/Device-v0", transport="usb")
+    with pytest.raises(ValueError, match="NoSuchTask"):
+        EnvSource("x", "PhoneWorld/All-v0", tasks=["NoSuchTask"])
+    with pytest.raises(ValueError, match="unknown key"):
+        EnvSource.from_dict({"name": "x", "env_id": "PhoneWorld/All-v0", "wieght": 2})
+    with pytest.raises(ValueError, match="distinct"):
+        TaskSampler([EnvSource("x", "PhoneWorld/All-v0")] * 2)
