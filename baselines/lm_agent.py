@@ -55,7 +55,7 @@ class Completion:
     prompt_ids: list[int]
     text: str
     token_ids: list[int]
-    #: prompt tokens cut from the left to fit the model's context (0 almost always)
+    #: prompt tokens cut from the middle to fit the model's context (0 almost always)
     truncated: int = 0
 
 
@@ -169,7 +169,9 @@ class LocalModel:
                  seed: int | None = None) -> Completion:
         """Complete ``messages`` (or a ready prompt string). ``temperature`` 0 is greedy;
         otherwise sampling, seeded by ``seed`` when given. Images in the messages need a VLM
-        (``ValueError`` otherwise)."""
+        (``ValueError`` otherwise). A prompt too long for the model's context loses tokens
+        from its middle (the first quarter of the room is kept, then the end); ``truncated``
+        says how many."""
         import torch
 
         if max_new_tokens < 1:
@@ -193,8 +195,12 @@ class LocalModel:
         limit = self.max_positions
         n = int(inputs["input_ids"].shape[1])
         if limit is not None and not images and n + max_new_tokens > limit:
-            truncated = n + max_new_tokens - limit  # keep the end: the screen and the cue
-            inputs = {k: v[:, truncated:] for k, v in inputs.items()}
+            # cut from the middle: the head holds the instructions and the goal, the tail the
+            # screen and the cue the completion follows
+            truncated = n + max_new_tokens - limit
+            head = max(0, limit - max_new_tokens) // 4
+            inputs = {k: torch.cat([v[:, :head], v[:, head + truncated:]], dim=1)
+                      for k, v in inputs.items()}
         inputs = {k: v.to(self.device) for k, v in inputs.items()}
         kw: dict[str, Any] = {"max_new_tokens": max_new_tokens,
                               "pad_token_id": self.tokenizer.pad_token_id

@@ -14,12 +14,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 #: The end-of-text token: also the model's BOS, and what ends every completion.
 EOS = "<|endoftext|>"
 PAD = "<|pad|>"
 #: Positions the tiny model handles (RoPE: the length costs no parameters).
-MAX_POSITIONS = 4096
+MAX_POSITIONS = 8192
 
 
 def oracle_corpus(tasks: str | Sequence[str] | None = None, *, seeds: Iterable[int] = (0,),
@@ -101,6 +102,68 @@ def build_tiny(out_dir: str | Path, corpus_texts: Iterable[str], *, layers: int 
     hf_logging.disable_progress_bar()
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)  # type: ignore[attr-defined]
+    return out
+
+
+#: The tiny VLM's chat template: the flat format of ``messages_to_prompt``, with the image
+#: token where an image part is.
+VLM_CHAT_TEMPLATE = (
+    "{% for m in messages %}<|{{ m['role'] }}|>{{ '\\n' }}"
+    "{% if m['content'] is string %}{{ m['content'] }}{% else %}"
+    "{% for p in m['content'] %}{% if p['type'] == 'image' %}<image>{% else %}{{ p['text'] }}"
+    "{% endif %}{% endfor %}{% endif %}{{ '\\n' }}{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>{{ '\\n' }}{% endif %}"
+)
+IMAGE_TOKEN = "<image>"
+
+
+def build_tiny_vlm(out_dir: str | Path, corpus_texts: Iterable[str], *, image_size: int = 32,
+                   patch: int = 8, hidden: int = 64, vocab: int = 2000, seed: int = 0) -> Path:
+    """A tiny LLaVA-style VLM (a one-layer CLIP vision tower, a one-layer Llama) with its
+    processor, from configs and a tokenizer trained here, saved to ``out_dir``.
+
+    Screenshots are resized to ``image_size`` pixels square, so an image costs
+    ``(image_size // patch) ** 2`` tokens. For testing the VLM path offline; untrained.
+    """
+    import torch
+    from transformers import (
+        CLIPVisionConfig,
+        LlamaConfig,
+        LlavaConfig,
+        LlavaForConditionalGeneration,
+        LlavaProcessor,
+    )
+    from transformers.models.clip.image_processing_pil_clip import CLIPImageProcessorPil
+    from transformers.utils import logging as hf_logging
+
+    if image_size % patch:
+        raise ValueError(f"image_size must be a multiple of patch, got {image_size}, {patch}")
+    tokenizer: Any = train_tokenizer(corpus_texts, vocab)
+    tokenizer.add_special_tokens({"additional_special_tokens": [IMAGE_TOKEN]})
+    images = CLIPImageProcessorPil(size={"shortest_edge": image_size},
+                                   crop_size={"height": image_size, "width": image_size})
+    processor = LlavaProcessor(image_processor=images, tokenizer=tokenizer, patch_size=patch,
+                               vision_feature_select_strategy="default",
+                               chat_template=VLM_CHAT_TEMPLATE, image_token=IMAGE_TOKEN,
+                               num_additional_image_tokens=1)
+    vision = CLIPVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                              num_attention_heads=2, image_size=image_size, patch_size=patch,
+                              projection_dim=32)
+    text = LlamaConfig(vocab_size=len(tokenizer), hidden_size=hidden,
+                       intermediate_size=2 * hidden, num_hidden_layers=1, num_attention_heads=2,
+                       num_key_value_heads=2, max_position_embeddings=MAX_POSITIONS,
+                       bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+                       pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=False)
+    config = LlavaConfig(vision_config=vision, text_config=text,
+                         image_token_index=tokenizer.convert_tokens_to_ids(IMAGE_TOKEN),
+                         vision_feature_layer=-1, vision_feature_select_strategy="default")
+    torch.manual_seed(seed)
+    model = LlavaForConditionalGeneration(config)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    hf_logging.disable_progress_bar()
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -189,3 +190,35 @@ def test_backends_are_checked() -> None:
         Judge(object())
     with pytest.raises(ValueError, match="max_screens"):
         judge_messages("g", [], ["<hierarchy/>"], max_screens=0)
+
+
+def test_agreement_table_counts_precision_and_recall() -> None:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        del sys.modules[spec.name]
+
+    def row(cat: str, verified: bool, judged: bool, unparsable: bool = False) -> dict[str, Any]:
+        return {"category": cat, "kind": "k", "verified": verified, "judged": judged,
+                "unparsable": unparsable}
+
+    rows = [row("app", True, True), row("app", True, False), row("app", False, True),
+            row("app", False, False), row("app", False, False, True),
+            row("cross-app", True, False, True)]
+    lines = mod.table(rows, "category").split("\n")
+    assert lines[2] == ("| app | 5 | 2 | 2 | 50% (1/2) | 50% (1/2) | 60% (3/5) "
+                        "| 20% (1/5) |")
+    assert lines[3] == ("| cross-app | 1 | 1 | 0 | n/a (0/0) | 0% (0/1) | 0% (0/1) "
+                        "| 100% (1/1) |")
+    assert lines[4].startswith("| **all** | 6 | 3 | 2 | 50% (1/2) | 33% (1/3) | 50% (3/6) ")
+    assert mod.reading(rows).startswith(
+        'A judge that always says "failure" agrees on 50% (3/6) of these episodes; '
+        "this one agrees on 50% (3/6).")
+    assert "never wrote a verdict" in mod.reading([row("app", True, False, True)])

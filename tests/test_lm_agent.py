@@ -208,7 +208,7 @@ def test_parsed_replies_become_actions_and_errors_reach_the_history(
     assert agent.history == [] and agent.last == {}
 
 
-def test_long_prompts_are_cut_from_the_left_and_counted(tiny: Path, env: gymnasium.Env) -> None:
+def test_long_prompts_are_cut_in_the_middle_and_counted(tiny: Path, env: gymnasium.Env) -> None:
     lm = LocalModel.load(tiny)
     lm.model.config.max_position_embeddings = 300
     agent = LMAgent(lm, max_new_tokens=4)
@@ -217,7 +217,7 @@ def test_long_prompts_are_cut_from_the_left_and_counted(tiny: Path, env: gymnasi
     full = agent.tokenizer(agent.policy_inputs(obs), add_special_tokens=False).input_ids
     agent.act(obs)
     assert len(full) > 300
-    assert agent.last["prompt_ids"] == full[-296:]
+    assert agent.last["prompt_ids"] == full[:74] + full[-(296 - 74):]
     assert agent.stats["truncated"] == 1
 
 
@@ -336,3 +336,42 @@ def test_server_routes_and_refusals(server: str) -> None:
         status, body = _post(url, body_in)
         assert status == want_status, (body_in, body)
         assert words in body["error"]["message"], (body_in, body)
+
+
+# -- the VLM path: a tiny LLaVA built from configs ------------------------------------------
+def test_tiny_vlm_reads_the_screenshot_and_reloads(tmp_path: Path, corpus: list[str]) -> None:
+    from phoneworld_gym.baselines.tiny import IMAGE_TOKEN, build_tiny_vlm
+
+    path = build_tiny_vlm(tmp_path / "vlm", corpus[:20], vocab=400)
+    env = gymnasium.make(f"PhoneWorld/{TASK}-v0", screenshot_size=(108, 240))
+    try:
+        agent = LMAgent(path, max_new_tokens=4, screenshots=True)
+        assert agent.lm.is_vlm
+        obs, _ = env.reset(seed=0)
+        agent.reset(obs["goal"])
+        prompt = agent.policy_inputs(obs)
+        # the chat template gives the flat prompt with the image token in the user turn
+        assert prompt == build_prompt(obs["goal"], obs["a11y"]).replace(
+            "<|user|>\n", f"<|user|>\n{IMAGE_TOKEN}")
+        action = agent.act(obs)
+        image_id = agent.tokenizer.convert_tokens_to_ids(IMAGE_TOKEN)
+        assert agent.last["prompt_ids"].count(image_id) == (32 // 8) ** 2  # one per patch
+        assert action == NO_OP and len(agent.last["completion_ids"]) == 4
+        first = list(agent.last["completion_ids"])
+        again = LMAgent(path, max_new_tokens=4, screenshots=True)
+        again.reset(obs["goal"])
+        again.act(obs)
+        assert again.last["completion_ids"] == first
+        # the pixels reach the model: another screenshot, other next-token scores
+        ids = agent.lm.processor(text=[prompt], images=[obs["screenshot"]],
+                                 return_tensors="pt")
+        dark = agent.lm.processor(text=[prompt], images=[0 * obs["screenshot"]],
+                                  return_tensors="pt")
+        with torch.no_grad():
+            a = agent.model(**ids).logits[0, -1]
+            b = agent.model(**dark).logits[0, -1]
+        assert not torch.allclose(a, b)
+        with pytest.raises(ValueError, match="needs the screenshot"):
+            agent.act({"a11y": obs["a11y"], "goal": obs["goal"]})
+    finally:
+        env.close()
