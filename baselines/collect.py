@@ -181,18 +181,27 @@ class CollectReport:
     failed: list[tuple[str, int, str]] = dataclasses.field(default_factory=list)
     steps: int = 0
     successes: int = 0
+    #: wall-clock and CPU time of the new episodes (CPU time is steadier on a busy machine)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     bytes: int = 0
     #: what recovery found and removed
     messages: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def steps_per_s(self) -> float:
+        """Steps per wall-clock second."""
         return self.steps / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def steps_per_cpu_s(self) -> float:
+        """Steps per second of this process's CPU time."""
+        return self.steps / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     def __str__(self) -> str:
         lines = [f"{self.out_dir}: {self.new} new episodes ({self.successes} successful, "
-                 f"{self.steps} steps, {self.seconds:.1f} s, {self.steps_per_s:.0f} steps/s, "
+                 f"{self.steps} steps, {self.seconds:.1f} s, {self.steps_per_s:.0f} steps/s; "
+                 f"{self.steps_per_cpu_s:.0f} steps per CPU-second, "
                  f"{self.bytes / 1e6:.2f} MB), {self.skipped} already there, "
                  f"{len(self.failed)} failed"]
         lines += [f"  failed: {t} seed {s}: {why}" for t, s, why in self.failed]
@@ -323,7 +332,7 @@ def _collect_one(env: gym.Env, factory: AgentFactory, name: str | None, store: E
     if name is not None and store.has(key):
         report.skipped += 1
         return
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     agent = factory(env, key.task, key.seed)
     if name is None:  # the first agent tells its name; the key needs it
         name = str(getattr(agent, "name", "") or type(agent).__name__)
@@ -338,6 +347,7 @@ def _collect_one(env: gym.Env, factory: AgentFactory, name: str | None, store: E
         return
     entry = store.commit(key, rows, summary)
     report.seconds += time.perf_counter() - start
+    report.cpu_seconds += time.process_time() - cpu
     report.new += 1
     report.steps += len(rows)
     report.successes += bool(summary["success"])
