@@ -15,8 +15,10 @@ A causal LM without a chat template (the tiny model of :mod:`~phoneworld_gym.bas
 reads :func:`~phoneworld_gym.baselines.prompt.build_prompt`'s flat text; one with a chat
 template reads the messages through it. A VLM (a config with a ``vision_config``) is loaded
 with ``AutoProcessor`` and ``AutoModelForImageTextToText`` and gets the screenshot as an
-image. The VLM path is NOT tested here: no VLM small enough to build offline in seconds is
-set up in the tests, so treat it as untested until it is run on a real local VLM.
+image (``screenshots=True``). The VLM path is tested with a tiny LLaVA built from configs
+(:func:`~phoneworld_gym.baselines.tiny.build_tiny_vlm`); real VLM checkpoints (Qwen2-VL,
+LLaVA, ...) go through the same calls but have not been run here (none is available
+offline), so their chat templates' image handling is untested.
 
 LoRA goes through ``peft``: ``lora={"r": 8, ...}`` wraps the model with a new adapter (a
 ``peft.LoraConfig``'s fields), ``lora="path/to/adapter"`` loads a saved one;
