@@ -101,7 +101,7 @@ def main(ctx: Ctx) -> View:
 def _result_subtitle(ctx: Ctx, p: dict[str, Any]) -> str:
     if p["kind"] == "business":
         status = ms.open_now(p, ctx.now).split(" · ")[0]
-        return f"{p['rating']:.1f} ★ · {p['category']} · {p['address'].split(',')[0]}" + (
+        return f"{p['rating']:.1f} stars · {p['category']} · {p['address'].split(',')[0]}" + (
             f" · {status}" if status else "")
     return f"{p['category']} · {p['address']}"
 
