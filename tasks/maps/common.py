@@ -1,0 +1,77 @@
+"""Shared pieces of the Maps tasks: the places the Maps app serves (``maps/places``: ``_id``
+(a stable key), ``name``, ``category``, ``kind``, ``address``, ``x``/``y`` in miles,
+``phone``, ``hours_<day>``, ``close_<day>`` in minutes), saved places (``maps/saved``), the
+travel figures a task expects, and the usual UI paths.
+
+The figures are computed here from the coordinates by Maps' published rules (routes in town
+follow the street grid, so a route is ``|dx| + |dy|`` miles; walking is 3 mph), not with the
+app's code, so a bug in the app's router fails its tasks instead of passing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WALK_MPH = 3.0
+
+
+def places(probe: Probe) -> list[Row]:
+    """Every place Maps knows (a table that never changes in an episode)."""
+    return probe.query("maps/places")
+
+
+def businesses(probe: Probe) -> list[Row]:
+    return [r for r in places(probe) if r["kind"] == "business"]
+
+
+def by_key(rows: list[Row], key: str) -> Row:
+    return next(r for r in rows if r["_id"] == key)
+
+
+def home(rows: list[Row]) -> Row:
+    return by_key(rows, "home")
+
+
+def grid_miles(a: Row, b: Row) -> float:
+    """The route length in town: along the street grid, to a tenth of a mile."""
+    return round(abs(a["x"] - b["x"]) + abs(a["y"] - b["y"]), 1)
+
+
+def walk_minutes(a: Row, b: Row) -> int:
+    return max(1, int(round(grid_miles(a, b) / WALK_MPH * 60)))
+
+
+def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
+    if not rows:
+        raise RuntimeError("no place fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def to_explore(device: Device) -> Iterator[Action]:
+    """Open Maps and back out to the Explore map."""
+    yield Action("open_app", app_name="Maps")
+    for _ in range(6):
+        if find(device, rid="search_bar") is not None:
+            return
+        yield Action("navigate_back")
+
+
+def open_place(device: Device, name: str) -> Iterator[Action]:
+    """From anywhere: Maps, search the name, open it from the results."""
+    yield from to_explore(device)
+    yield tap(device, rid="search_bar")
+    yield type_into(device, name, rid="search_field")
+    yield from scroll_to(device, text=name, rid="result_title")
+    yield tap(device, text=name, rid="result_title")
+
+
+def closing_text(row_text: str) -> str:
+    """"Saturday 9 AM–6:30 PM" -> "6:30 PM"."""
+    return row_text.split("–")[-1].strip()
