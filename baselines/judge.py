@@ -211,6 +211,31 @@ class Judge:
                           screenshot=episode.final_screenshot)
 
 
+#: The reasons of :func:`verdict_text` when a label carries none.
+REASONS = {True: "The goal is achieved.", False: "The goal is not achieved."}
+
+
+def verdict_text(success: bool, reason: str | None = None) -> str:
+    """A verdict as the judge should write it (the target of judge fine-tuning):
+    ``parse_verdict(verdict_text(s, r))`` gives back ``s`` and ``r``."""
+    if not isinstance(success, bool):
+        raise ValueError(f"success must be a bool, got {success!r}")
+    reason = REASONS[success] if reason is None else reason
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValueError(f"reason must be a non-empty str, got {reason!r}")
+    return json.dumps({"success": success, "reason": reason.strip()}, ensure_ascii=False)
+
+
+def judge_example(record: EpisodeRecord, success: bool, *, max_screens: int = MAX_SCREENS,
+                  screenshot: bool = False) -> tuple[list[dict[str, Any]], str]:
+    """``(messages, target)`` for fine-tuning a judge on an episode whose outcome is known
+    (from a verifier, in simulation): the judge's prompt and the verdict it should write."""
+    messages = judge_messages(record.goal, record.turns, record.screens,
+                              screenshot=record.final_screenshot if screenshot else None,
+                              max_screens=max_screens)
+    return messages, verdict_text(success)
+
+
 def record_episode(env: Any, agent: Any, *, seed: int, task: str | None = None
                    ) -> tuple[EpisodeRecord, dict[str, Any]]:
     """Run one episode and keep what a judge may see; also returns the final ``info`` (the

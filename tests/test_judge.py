@@ -222,3 +222,22 @@ def test_agreement_table_counts_precision_and_recall() -> None:
         'A judge that always says "failure" agrees on 50% (3/6) of these episodes; '
         "this one agrees on 50% (3/6).")
     assert "never wrote a verdict" in mod.reading([row("app", True, False, True)])
+
+
+def test_verdict_text_is_what_the_parse_reads(oracle_episode: tuple[Any, dict[str, Any]]
+                                              ) -> None:
+    from phoneworld_gym.baselines.judge import judge_example, verdict_text
+
+    for success in (True, False):
+        v = parse_verdict(verdict_text(success))
+        assert v.success is success and v.reason == ("The goal is achieved." if success
+                                                     else "The goal is not achieved.")
+    assert parse_verdict(verdict_text(False, "wrong size")).reason == "wrong size"
+    with pytest.raises(ValueError, match="bool"):
+        verdict_text(1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="reason"):
+        verdict_text(True, " ")
+    record, info = oracle_episode
+    messages, target = judge_example(record, info["success"])
+    assert messages == judge_messages(record.goal, record.turns, record.screens)
+    assert target == '{"success": true, "reason": "The goal is achieved."}'
