@@ -280,8 +280,12 @@ class Episode:
     env_reward: float
     reward: float = 0.0
     goal: str = ""
+    #: the raw replies, one per step
     actions: list[str] = dataclasses.field(default_factory=list)
-    last_obs: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
+    #: what a judge may see: each step's action (None: unparsable) with the phone's error ...
+    turns: list[Any] = dataclasses.field(default_factory=list, repr=False)
+    #: ... and the tree of every screen seen, the one after the last action included
+    screens: list[str] = dataclasses.field(default_factory=list, repr=False)
 
 
 RewardFn = Callable[[Episode], float]
@@ -295,10 +299,15 @@ def verified_reward(episode: Episode) -> float:
 def play(env: Any, agent: Any, source: str, task: str, seed: int,
          max_steps: int | None = None) -> Episode:
     """One episode of ``agent`` (an ``LMAgent`` that samples and records ``agent.last``)."""
+    from phoneworld_gym.baselines.prompt import Turn
+
     obs, info = env.reset(seed=seed, options={"task": task})
     agent.reset(obs["goal"])
+    goal = str(obs["goal"])
     steps: list[tuple[list[int], list[int]]] = []
     actions: list[str] = []
+    turns: list[Turn] = []
+    screens = [str(obs["a11y"])]
     reward, success, n = 0.0, False, 0
     while True:
         action = agent.act(obs)
@@ -306,6 +315,9 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
         steps.append((list(last["prompt_ids"]), list(last["completion_ids"])))
         actions.append(str(last.get("completion", "")))
         obs, reward, term, trunc, info = env.step(action)
+        turns.append(Turn(action if last.get("parsed", True) else None,
+                          str(info["action_error"] or ""), actions[-1]))
+        screens.append(str(obs["a11y"]))
         observe = getattr(agent, "observe", None)
         if observe is not None:  # the action's error shows in the next prompt's history
             observe(info)
@@ -316,8 +328,8 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
         if max_steps is not None and n >= max_steps:
             reward, success = 0.0, False
             break
-    return Episode(source, task, seed, steps, success, float(reward), goal=info.get("goal", ""),
-                   actions=actions, last_obs=obs)
+    return Episode(source, task, seed, steps, success, float(reward), goal=goal,
+                   actions=actions, turns=turns, screens=screens)
 
 
 def train_grpo(model: Any, tokenizer: Any, sampler: Any, settings: GRPOSettings, *,

@@ -104,7 +104,7 @@ class RecipeConfig:
     demo_ratios: dict[str, float]
     sft: SFTSettings
     reward: str
-    judge: str | None
+    judge: str | dict[str, Any] | None
     rl_seeds: list[int]
     stages: dict[str, tuple[dict[str, float], GRPOSettings]]
     compare_real_only: bool
@@ -167,9 +167,8 @@ class RecipeConfig:
         if reward not in REWARDS:
             raise ValueError(f"config rl.reward must be one of {REWARDS}, got {reward!r}")
         judge = rl.get("judge")
-        if reward == "judged" and not judge:
-            raise ValueError("config rl.reward is 'judged' but rl.judge is not set: give "
-                             "'package.module:function', a callable (episode) -> score")
+        if reward == "judged":
+            judge = check_judge(judge, base_dir)
         stages = {}
         for stage in ("real", "mixed"):
             spec = dict(rl.get(stage) or {})
@@ -223,6 +222,67 @@ def load_config(path: str | Path) -> RecipeConfig:
     if not isinstance(raw, Mapping):
         raise ValueError(f"{str(path)!r} must hold a YAML mapping")
     return RecipeConfig.from_dict(raw, base_dir=p.parent.parent)
+
+
+JUDGE_KEYS = {"model", "base_url", "api_key_env", "max_screens", "max_new_tokens"}
+
+
+def check_judge(judge: Any, base_dir: Path | None) -> str | dict[str, Any]:
+    """Validate ``rl.judge``: ``package.module:function`` (an episode -> a score), or a
+    mapping: ``model`` (a local model folder, or the served model's name with ``base_url``),
+    ``base_url`` (an OpenAI-compatible endpoint), ``api_key_env``, ``max_screens``,
+    ``max_new_tokens``."""
+    if not judge:
+        raise ValueError("config rl.reward is 'judged' but rl.judge is not set: give a "
+                         "mapping {model: <local folder>} or {base_url: ..., model: ...}, or "
+                         "'package.module:function' (an episode -> a score)")
+    if isinstance(judge, str):
+        if ":" not in judge:
+            raise ValueError(f"config rl.judge must look like 'package.module:function', got "
+                             f"{judge!r}")
+        return judge
+    _check_keys("rl.judge", judge, JUDGE_KEYS)
+    spec = dict(judge)
+    if not isinstance(spec.get("model"), str) or not spec["model"]:
+        raise ValueError("config rl.judge needs model: a local model folder (or, with "
+                         "base_url, the served model's name)")
+    if "base_url" not in spec:
+        path = Path(spec["model"])
+        if not path.is_absolute() and base_dir is not None and not path.exists():
+            path = base_dir / path
+        if not (path / "config.json").is_file():
+            raise ValueError(f"config rl.judge.model: {spec['model']!r} is not a local model "
+                             "folder (no config.json there)")
+        spec["model"] = str(path)
+    return spec
+
+
+def make_reward(cfg: RecipeConfig) -> Callable[[Episode], float]:
+    """The RL reward: the verifier's score, or a judge's verdict (1.0 success, 0.0 not)."""
+    if cfg.reward == "verified":
+        return verified_reward
+    if isinstance(cfg.judge, str):
+        return load_judge(cfg.judge)
+    from phoneworld_gym.baselines.judge import Judge
+
+    spec = dict(cfg.judge or {})
+    tokens = int(spec.get("max_new_tokens", 96))
+    backend: Any
+    if "base_url" in spec:
+        from phoneworld_gym.baselines.openai_agent import OpenAIChat
+
+        key = os.environ.get(str(spec.get("api_key_env", "OPENAI_API_KEY")))
+        backend = OpenAIChat(spec["base_url"], spec["model"], key, max_tokens=tokens)
+    else:
+        from phoneworld_gym.baselines.lm_agent import LocalChat
+
+        backend = LocalChat(spec["model"], max_new_tokens=tokens)
+    judge = Judge(backend, max_screens=int(spec.get("max_screens", 2)), max_new_tokens=tokens)
+
+    def judged(episode: Episode) -> float:
+        return 1.0 if judge.judge(episode.goal, episode.turns, episode.screens).success else 0.0
+
+    return judged
 
 
 # -- pieces ---------------------------------------------------------------------------------
@@ -395,8 +455,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.raw, indent=1, default=str))
-    reward_fn = load_judge(cfg.judge) if cfg.reward == "judged" and cfg.judge else \
-        verified_reward
+    reward_fn = make_reward(cfg)
     walls: dict[str, float] = {}
     records: list[EvalRecord] = []
     meta: dict[str, Any] = {"config": cfg.raw, "wall_seconds": walls}

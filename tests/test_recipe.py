@@ -3,6 +3,7 @@ tiny run goes through every stage (demos, SFT, real-app RL, mixed RL, evaluation
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -24,6 +25,17 @@ from phoneworld_gym.baselines.report import (  # noqa: E402
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """One torch thread: on a busy 2-core machine more threads only contend."""
+    import torch
+
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
 
 
 # -- the report ----------------------------------------------------------------------------
@@ -204,3 +216,50 @@ def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
     finally:
         close_env(env)
     assert (ep.success, len(ep.steps)) == (rec["success"], rec["steps"])
+
+
+# -- judged rewards -------------------------------------------------------------------------
+def judge_by_last_reply(episode) -> float:
+    """A custom judge for the config hook: success when the last reply is an answer."""
+    return float('"answer"' in (episode.actions[-1] if episode.actions else ""))
+
+
+def test_judged_rewards_come_from_the_configured_judge(tmp_path: Path) -> None:
+    from phoneworld_gym import Action
+    from phoneworld_gym.baselines.grpo import Episode
+    from phoneworld_gym.baselines.prompt import Turn
+    from phoneworld_gym.baselines.recipe import make_reward
+    from phoneworld_gym.baselines.tiny import build_tiny
+
+    ep = Episode("field", "ClockEarliestAlarm", 1, [([1], [2])], success=True, env_reward=1.0,
+                 goal="What time is my earliest alarm that is turned on?",
+                 actions=['{"action_type": "answer", "text": "7:00 AM"}'],
+                 turns=[Turn(Action("answer", text="7:00 AM"))], screens=["<hierarchy/>"] * 2)
+    verified = make_reward(RecipeConfig.from_dict(small_config()))
+    assert verified(ep) == 1.0
+    custom = make_reward(RecipeConfig.from_dict(small_config(rl={
+        **small_config()["rl"], "reward": "judged",
+        "judge": "test_recipe:judge_by_last_reply"})))
+    assert custom(ep) == 1.0
+    assert custom(dataclasses.replace(ep, actions=['{"action_type": "wait"}'])) == 0.0
+    # a local model as the judge: an untrained one never replies with a valid verdict, and
+    # an invalid verdict is a failure whatever the verifier said
+    path = build_tiny(tmp_path / "judge", ["Goal: x {\"success\": true}"] * 3, layers=1,
+                      hidden=16, vocab=300)
+    local = make_reward(RecipeConfig.from_dict(small_config(rl={
+        **small_config()["rl"], "reward": "judged",
+        "judge": {"model": str(path), "max_new_tokens": 8}})))
+    assert local(ep) == 0.0
+
+
+@pytest.mark.parametrize("judge, message", [
+    (None, "rl.judge is not set"),
+    ("no_colon_here", "package.module:function"),
+    ({"model": "/nowhere"}, "rl.judge.model: '/nowhere' is not a local model folder"),
+    ({"model": "m", "base_url": "http://127.0.0.1:1/v1", "temperature": 1},
+     r"unknown key\(s\) \['temperature'\] in config rl.judge"),
+])
+def test_bad_judges_name_the_problem(judge: object, message: str) -> None:
+    rl = {**small_config()["rl"], "reward": "judged", "judge": judge}
+    with pytest.raises(ValueError, match=message):
+        RecipeConfig.from_dict(small_config(rl=rl))

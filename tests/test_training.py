@@ -3,6 +3,7 @@ the task sampler, SFT on a fixed batch and checkpoints that act identically afte
 
 from __future__ import annotations
 
+import json
 import math
 import os
 
@@ -23,6 +24,15 @@ from phoneworld_gym.baselines.grpo import (  # noqa: E402
     update_policy,
 )
 from phoneworld_gym.baselines.sampler import EnvSource, TaskSampler  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """One torch thread: on a busy 2-core machine more threads only contend."""
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
 
 
 def toy_model(vocab: int = 16, seed: int = 0):
@@ -224,3 +234,118 @@ def test_sources_name_bad_config() -> None:
         EnvSource.from_dict({"name": "x", "env_id": "PhoneWorld/All-v0", "wieght": 2})
     with pytest.raises(ValueError, match="distinct"):
         TaskSampler([EnvSource("x", "PhoneWorld/All-v0")] * 2)
+
+
+def test_sampler_field_world_over_adb(adb_port: int) -> None:
+    """The device world as the recipe plays it: a field virtual phone over a private adb
+    server, read with dump retries; the oracle solves a task through it."""
+    from phoneworld_gym.baselines.agents import OracleAgent
+    from phoneworld_gym.baselines.grpo import play
+    from phoneworld_gym.real_device.adb_device import AdbDevice
+
+    sampler = TaskSampler([EnvSource("field", "PhoneWorld/Device-v0", tasks=["ContactsStar"],
+                                     profile="field", kwargs={"port": adb_port})], seed=0)
+    try:
+        env = sampler.env("field")
+        device = env.unwrapped.device
+        assert isinstance(device, AdbDevice) and device.port == adb_port
+        assert device.virtual and not device.facts["tidy"]  # the field profile, seen over adb
+        assert device.dump_retries >= 2
+        oracle = OracleAgent(env)
+        oracle.last = {"prompt_ids": [], "completion_ids": []}  # play() reads it
+        ep = play(env, oracle, "field", "ContactsStar", 3)
+        assert ep.success and ep.env_reward == 1.0 and len(ep.screens) == len(ep.steps) + 1
+    finally:
+        sampler.close()
+
+
+# -- the tiny model: SFT, checkpoints, a GRPO run -------------------------------------------
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory):
+    """A tiny Llama and tokenizer built here, and oracle demonstrations of one task."""
+    from phoneworld_gym.baselines.collect import collect
+    from phoneworld_gym.baselines.data import load
+    from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
+
+    root = tmp_path_factory.mktemp("tiny")
+    path = build_tiny(root / "model", list(oracle_corpus(["ClockEarliestAlarm"], seeds=[0])),
+                      layers=1, hidden=32, vocab=600)
+    collect("PhoneWorld/All-v0", "oracle", ["ClockEarliestAlarm"], range(3), root / "demos",
+            split="train")
+    return path, load(root / "demos")
+
+
+def test_sft_loss_falls_and_checkpoint_acts_identically(tiny, tmp_path) -> None:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from phoneworld_gym import Action, PhoneEnv
+    from phoneworld_gym.baselines.grpo import play
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+    from phoneworld_gym.baselines.prompt import build_prompt, format_action
+    from phoneworld_gym.baselines.sft import SFTSettings, sft_examples, train_sft
+
+    path, demos = tiny
+    tok = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path)
+    examples = sft_examples(demos, tok.eos_token)
+    assert len(examples) == demos.num_rows
+    first = demos[0]
+    assert examples[0]["prompt"] == build_prompt(first["goal"], first["tree"], [])
+    assert examples[0]["completion"] == format_action(
+        Action.from_json(json.loads(first["action"]))) + tok.eos_token
+    assert '"action_type": "answer"' in examples[len(examples) - 1]["completion"]
+    fixed = examples.select([0, 1])  # one batch, seen at every step
+    record = train_sft(model, tok, fixed, tmp_path / "sft",
+                       SFTSettings(max_steps=8, batch_size=2, lr=2e-2, warmup_ratio=0.0,
+                                   max_length=4096))
+    losses = record["loss"]
+    assert len(losses) == 8 and record["steps"] == 8 and record["examples"] == 2
+    assert losses[-1] < 0.6 * losses[0], losses
+    # the saved checkpoint, reloaded, replies exactly as the model in memory does
+    env = PhoneEnv(tasks="ClockEarliestAlarm", split="train", obs_mode="a11y")
+    live = play(env, LMAgent((model, tok), max_new_tokens=16), "mock", "ClockEarliestAlarm",
+                7, max_steps=3)
+    loaded = play(env, LMAgent(str(tmp_path / "sft"), max_new_tokens=16), "mock",
+                  "ClockEarliestAlarm", 7, max_steps=3)
+    assert live.actions == loaded.actions and live.steps == loaded.steps
+    assert live.success == loaded.success
+
+
+def test_train_grpo_updates_from_episode_rewards(tiny) -> None:
+    """A short GRPO run on the env: each update's reward is the mean of the reward function
+    over its episodes, samples are the steps of groups with a signal, and the weights move."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from phoneworld_gym.baselines.grpo import Episode, train_grpo
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+
+    path, _ = tiny
+    tok = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path)
+    before = [p.detach().clone() for p in model.parameters()]
+    seen: list[Episode] = []
+
+    def reward(ep: Episode) -> float:  # a stand-in verifier: the first of each group wins
+        seen.append(ep)
+        return float(len(seen) % 4 == 1)
+
+    sampler = TaskSampler([EnvSource("mock", "PhoneWorld/All-v0", tasks=["ClockEarliestAlarm"])],
+                          seed=0, seeds=[11, 12])
+    counter = iter(range(100))
+    try:
+        history = train_grpo(
+            model, tok, sampler, GRPOSettings(updates=2, tasks_per_update=1, group_size=4,
+                                              epochs=1, max_new_tokens=8, max_episode_steps=1),
+            make_agent=lambda m, t: LMAgent((m, t), temperature=1.0, max_new_tokens=8,
+                                            seed=next(counter)),
+            reward_fn=reward)
+    finally:
+        sampler.close()
+    assert len(history) == 2 and len(seen) == 8
+    for h, group in zip(history, (seen[:4], seen[4:])):
+        assert h["reward"] == 0.25 and [e.reward for e in group] == [1.0, 0.0, 0.0, 0.0]
+        assert h["samples"] == 4  # one step per episode (max_episode_steps=1), all with signal
+        assert {e.task for e in group} == {"ClockEarliestAlarm"}
+        assert len({e.seed for e in group}) == 1  # a group is one task instance
+        assert all(len(e.steps) == 1 and e.steps[0][1] for e in group)
+    assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))
