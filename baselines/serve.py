@@ -177,8 +177,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     lm = LocalModel.load(a.model, device=a.device, lora=a.lora)
     name = a.name or Path(a.model).resolve().name
     server = make_server(lm, name, a.host, a.port, quiet=not a.verbose)
-    host, port = server.server_address[:2]
-    print(f"serving {name} on http://{host}:{port}/v1", flush=True)
+    port = server.server_address[1]
+    print(f"serving {name} on http://{a.host}:{port}/v1", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
