@@ -1,0 +1,1 @@
+"""Tasks of the Gallery app (deletions are seen in the common ``files`` table)."""
