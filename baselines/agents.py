@@ -7,6 +7,7 @@
   its actions are meaningless on screen.
 - :class:`OracleAgent`: replays the task's oracle through the UI; the upper bound and the
   expert behind demonstrations (``phoneworld_gym.baselines.collect``).
+- :class:`HumanAgent`: a person typing actions (for ``source="human"`` trajectories).
 
 ``python -m phoneworld_gym.baselines.agents`` measures the share of meaningless actions
 (``info["action_error"]``) of the random agent and of raw space samples over every task.
@@ -232,6 +233,80 @@ class OracleAgent:
         if self._plan is None:
             raise RuntimeError("call reset() before act()")
         return next(self._plan, Action("status", goal_status="complete"))
+
+
+class HumanAgent:
+    """A person at the keyboard (``source="human"`` trajectories): each step shows the numbered
+    element list and reads one action, as AndroidWorld JSON or in short form::
+
+        click 3 | long 3 | double 3 | type 2 hello world | clear 2 new text | scroll down
+        scroll 4 up | swipe left | back | home | enter | wait | open Contacts | done
+        infeasible | answer 42
+
+    A line that is not an action is answered with why, and read again. ``read`` and ``write``
+    default to ``input`` and ``print``; the end of input (``EOFError``) stops the episode (a
+    collection keeps the episodes already finished)."""
+
+    name = "human"
+    HELP = ("actions: click N, long N, double N, type N TEXT, clear N TEXT, scroll [N] DIR, "
+            "swipe DIR, back, home, enter, wait, open APP, done, infeasible, answer TEXT, "
+            "or AndroidWorld JSON")
+
+    def __init__(self, read: Any = input, write: Any = print):
+        self.read, self.write = read, write
+
+    def reset(self, goal: str) -> None:
+        """Show the goal."""
+        self.write(f"goal: {goal}\n{self.HELP}")
+
+    def act(self, observation: dict[str, Any]) -> Action:
+        """Show the screen's elements and read actions until one parses."""
+        from phoneworld_gym.wrappers import describe_elements
+
+        if "a11y" in observation:
+            self.write(describe_elements(parse_ui_elements(observation["a11y"])))
+        while True:
+            line = self.read("action> ").strip()
+            try:
+                return parse_command(line)
+            except ValueError as e:
+                self.write(f"not an action: {e}")
+
+
+_SIMPLE = {"back": "navigate_back", "home": "navigate_home", "enter": "keyboard_enter",
+           "wait": "wait"}
+_TAPS = {"click": "click", "tap": "click", "long": "long_press", "double": "double_tap"}
+
+
+def parse_command(line: str) -> Action:
+    """One line of :class:`HumanAgent` input -> an :class:`Action` (``ValueError`` saying
+    what is wrong)."""
+    if line.startswith("{"):
+        return Action.from_json(line)
+    verb, _, rest = line.partition(" ")
+    verb, rest = verb.lower(), rest.strip()
+    if not verb:
+        raise ValueError(f"empty line; {HumanAgent.HELP}")
+    if verb in _SIMPLE and not rest:
+        return Action(_SIMPLE[verb])
+    if verb in ("done", "complete", "infeasible") and not rest:
+        return Action("status", goal_status="infeasible" if verb == "infeasible" else "complete")
+    if verb == "answer" and rest:
+        return Action("answer", text=rest)
+    if verb == "open" and rest:
+        return Action("open_app", app_name=rest)
+    words = rest.split()
+    if verb in _TAPS and len(words) == 1 and words[0].isdigit():
+        return Action(_TAPS[verb], index=int(words[0]))
+    if verb in ("type", "clear") and len(words) >= 2 and words[0].isdigit():
+        return Action("input_text", index=int(words[0]), text=rest.split(None, 1)[1],
+                      clear_text=verb == "clear")
+    if verb in ("scroll", "swipe") and words and words[-1] in ("up", "down", "left", "right"):
+        if len(words) == 1:
+            return Action(verb, direction=words[0])
+        if verb == "scroll" and len(words) == 2 and words[0].isdigit():
+            return Action("scroll", index=int(words[0]), direction=words[1])
+    raise ValueError(f"{line!r}; {HumanAgent.HELP}")
 
 
 # -- measuring meaningless actions -----------------------------------------------------------

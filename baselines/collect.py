@@ -32,7 +32,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from phoneworld_gym.baselines.agents import Agent, OracleAgent, RandomAgent, SpaceSampleAgent
+from phoneworld_gym.baselines.agents import (
+    Agent,
+    HumanAgent,
+    OracleAgent,
+    RandomAgent,
+    SpaceSampleAgent,
+)
 from phoneworld_gym.baselines.data import SOURCES, EpisodeKey, EpisodeStore, load
 from phoneworld_gym.contract import Action, parse_ui_elements
 from phoneworld_gym.task import get_task
@@ -53,6 +59,7 @@ NAMED_AGENTS: dict[str, AgentFactory] = {
     "oracle": lambda env, task, seed: OracleAgent(env),
     "random": lambda env, task, seed: RandomAgent(seed=agent_seed(task, seed)),
     "space-sample": lambda env, task, seed: SpaceSampleAgent(env, agent_seed(task, seed)),
+    "human": lambda env, task, seed: HumanAgent(),
 }
 
 
@@ -378,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", required=True, help="the collection folder")
     p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
     p.add_argument("--source", default=None, choices=SOURCES,
-                   help="default: device for device ids, else mock")
+                   help="default: human for --agent human, device for device ids, else mock")
     p.add_argument("--screenshots", action="store_true", help="store PNG screenshots")
     p.add_argument("--screenshot-size", type=_size, default=None, help="e.g. 540x1200")
     p.add_argument("--split", choices=("train", "test"), default=None)
@@ -394,7 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                  ("max_steps", a.max_steps), ("serial", a.serial), ("port", a.adb_port)):
         if v is not None:
             kwargs[k] = v
-    source = a.source or ("device" if a.env in DEVICE_ENV_IDS else "mock")
+    source = a.source or ("human" if a.agent == "human" else
+                          "device" if a.env in DEVICE_ENV_IDS else "mock")
     tasks = [t.strip() for t in a.tasks.split(",") if t.strip()] if a.tasks else None
     try:
         report = collect(a.env, a.agent, tasks, a.seeds, a.out, source=source,

@@ -218,6 +218,11 @@ class EpisodeStore:
                     raise RuntimeError(
                         f"another collection (pid {pid}) is writing to {self.root}; wait for "
                         f"it or use another out_dir") from None
+                if host and host != socket.gethostname():
+                    raise RuntimeError(
+                        f"{path} says process {pid} on {host} is writing to {self.root}; this "
+                        f"machine cannot tell whether it still runs: delete the lock once it "
+                        f"has stopped") from None
                 self._note(f"removed a stale lock of process {' '.join(holder) or '?'} (it "
                            f"ended without releasing {path})")
                 path.unlink(missing_ok=True)

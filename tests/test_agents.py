@@ -14,11 +14,13 @@ import phoneworld_gym
 from phoneworld_gym import Action, parse_ui_elements
 from phoneworld_gym.baselines import agents
 from phoneworld_gym.baselines.agents import (
+    HumanAgent,
     OracleAgent,
     RandomAgent,
     SpaceSampleAgent,
     goal_words,
     meaningless_share,
+    parse_command,
     reachable,
 )
 
@@ -38,7 +40,7 @@ def test_random_agent_acts_on_the_screen(env: Any) -> None:
     the goal, and open_app names an installed app."""
     apps = {a.label for a in phoneworld_gym.list_apps() if a.kind == "app"}
     kinds: set[str] = set()
-    for i, task in enumerate(TASKS[::5]):
+    for i, task in enumerate(TASKS[::7]):
         obs, _ = env.reset(seed=i, options={"task": task})
         agent = RandomAgent(seed=i, stop_prob=0.02)
         agent.reset(obs["goal"])
@@ -129,15 +131,15 @@ def test_meaningless_share_random_vs_raw_samples(env: Any, capsys: pytest.Captur
     """The figure docs/results_data.md reports: the share of actions the env calls
     meaningless (``info["action_error"]``), acting on elements vs raw space samples, over every
     task. Acting on elements wastes a few percent; raw samples most of their actions."""
-    agents.main(["--seeds", "1", "--stride", "2"])
+    agents.main(["--seeds", "1", "--stride", "3"])
     out = capsys.readouterr().out
     shares = {m.group(1): (int(m.group(2)), int(m.group(3)))
               for m in re.finditer(r"^(random agent|raw)[^:]*: (\d+)/(\d+)", out, re.M)}
     print(out)
     bad, total = shares["random agent"]
-    assert total > 150 and bad / total < 0.05, out
+    assert total > 120 and bad / total < 0.05, out
     bad, total = shares["raw"]
-    assert total > 100 and bad / total > 0.4, out
+    assert total > 80 and bad / total > 0.4, out
     # the counting itself: an agent that only taps index 511 is always meaningless
     tap_nothing = type("TapNothing", (), {"name": "t", "reset": lambda self, g: None,
                                           "act": lambda self, o: Action("click", index=511)})
@@ -179,3 +181,39 @@ def test_oracle_agent_refuses_misuse(env: Any) -> None:
     agent.reset(obs["goal"])
     with pytest.raises(ValueError, match="PhoneWorld env"):
         OracleAgent(gymnasium.make("CartPole-v1"))
+
+
+def test_human_commands() -> None:
+    cases = {
+        "click 3": Action("click", index=3), "long 4": Action("long_press", index=4),
+        "double 0": Action("double_tap", index=0),
+        "type 2 Maple Street": Action("input_text", index=2, text="Maple Street",
+                                      clear_text=False),
+        "clear 2 x": Action("input_text", index=2, text="x", clear_text=True),
+        "scroll down": Action("scroll", direction="down"),
+        "scroll 5 up": Action("scroll", index=5, direction="up"),
+        "swipe left": Action("swipe", direction="left"), "back": Action("navigate_back"),
+        "home": Action("navigate_home"), "enter": Action("keyboard_enter"),
+        "wait": Action("wait"), "open Contacts": Action("open_app", app_name="Contacts"),
+        "done": Action("status", goal_status="complete"),
+        "infeasible": Action("status", goal_status="infeasible"),
+        "answer 42 items": Action("answer", text="42 items"),
+        '{"action_type": "click", "index": 7}': Action("click", index=7),
+    }
+    for line, action in cases.items():
+        assert parse_command(line) == action, line
+    for bad in ("", "click", "click x", "scroll sideways", "type 3", "fly 2", "back 2",
+                '{"action_type": "fly"}'):
+        with pytest.raises(ValueError):
+            parse_command(bad)
+
+
+def test_human_agent_reads_until_an_action_parses(env: Any) -> None:
+    obs, _ = env.reset(seed=0, options={"task": "ContactsStar"})
+    lines = iter(["click", "open Contacts"])
+    shown: list[str] = []
+    agent = HumanAgent(read=lambda prompt: next(lines), write=shown.append)
+    agent.reset(obs["goal"])
+    assert agent.act(obs) == Action("open_app", app_name="Contacts")
+    assert shown[0].startswith("goal: " + obs["goal"])
+    assert "[0]" in shown[1] and shown[2].startswith("not an action: 'click'")

@@ -22,7 +22,7 @@ import pytest
 
 from phoneworld_gym import Action, parse_ui_elements
 from phoneworld_gym.baselines import collect as collect_mod
-from phoneworld_gym.baselines.agents import OracleAgent, RandomAgent
+from phoneworld_gym.baselines.agents import HumanAgent, OracleAgent, RandomAgent
 from phoneworld_gym.baselines.collect import agent_seed, collect, parse_seeds
 from phoneworld_gym.baselines.data import (
     MANIFEST,
@@ -277,6 +277,37 @@ def test_cli_and_screenshots(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         assert np.array_equal(image, obs["screenshot"])
         obs, *_ = env.step(Action.from_json(row["action"]))
     assert ds[len(ds) - 1]["success"]
+
+
+def test_human_source(tmp_path: Path) -> None:
+    """A person (here: lines typed from the oracle's plan) plays through HumanAgent; the rows
+    say source human; the end of input stops the collection and keeps the finished episode."""
+    ref = gymnasium.make(ENV, obs_mode="a11y", disable_env_checker=True)
+    obs, _ = ref.reset(seed=0, options={"task": "ContactsStar"})
+    oracle = OracleAgent(ref)
+    oracle.reset(obs["goal"])
+    typed = []
+    while True:
+        action = oracle.act(obs)
+        typed.append(action.to_json_str())
+        obs, _, term, trunc, _ = ref.step(action)
+        if term or trunc:
+            break
+    lines = iter(["what now?", *typed])
+
+    def person(prompt: str) -> str:
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    factory = lambda env, task, seed: HumanAgent(read=person, write=lambda text: None)  # noqa: E731
+    with pytest.raises(EOFError):
+        collect(ENV, factory, ["ContactsStar"], [0, 1], tmp_path, source="human")
+    rows = load(tmp_path).to_list()
+    assert [r["action"] for r in rows] == typed
+    assert {r["source"] for r in rows} == {"human"} and {r["agent"] for r in rows} == {"human"}
+    assert rows[-1]["success"] and {r["seed"] for r in rows} == {0}
 
 
 def test_collect_on_the_virtual_adb_phone(tmp_path: Path, adb_port: int,
