@@ -373,5 +373,33 @@ def test_tiny_vlm_reads_the_screenshot_and_reloads(tmp_path: Path, corpus: list[
         assert not torch.allclose(a, b)
         with pytest.raises(ValueError, match="needs the screenshot"):
             agent.act({"a11y": obs["a11y"], "goal": obs["goal"]})
+        _screenshot_over_http(agent, obs, first)
     finally:
         env.close()
+
+
+def _screenshot_over_http(agent: LMAgent, obs: dict[str, Any], ids: list[int]) -> None:
+    """An OpenAIAgent with screenshots, served the same VLM in process: the image travels as
+    a data URL and the model reads it as the local agent did (same prompt length with its
+    image tokens, same reply)."""
+    import threading
+
+    from phoneworld_gym.baselines.openai_agent import OpenAIAgent
+    from phoneworld_gym.baselines.serve import make_server
+
+    server = make_server(agent.lm, "vlm")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        remote = OpenAIAgent(f"http://127.0.0.1:{server.server_address[1]}/v1", "vlm",
+                             screenshots=True, max_tokens=4)
+        remote.reset(obs["goal"])
+        remote.act(obs)
+        image = remote.last["messages"][1]["content"][0]
+        assert image["image_url"]["url"].startswith("data:image/png;base64,")
+        assert remote.chat.last_response.usage.prompt_tokens == len(agent.last["prompt_ids"])
+        assert remote.last["completion"] == agent.tokenizer.decode(ids,
+                                                                   skip_special_tokens=True)
+    finally:
+        server.shutdown()
+        server.server_close()
