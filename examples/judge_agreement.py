@@ -173,7 +173,10 @@ def finetune(lm: Any, s: Settings) -> str:
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
-        losses.append(float(loss))
+        losses.append(loss.item())
+        if len(losses) % 100 == 0:
+            print(f"judge fine-tuning: step {len(losses)}/{s.train_steps}, mean loss over "
+                  f"the last 100 {sum(losses[-100:]) / 100:.3f}", file=sys.stderr, flush=True)
     model.eval()
     tail = losses[-50:]
     n = len(by_label[True]) + len(by_label[False])
