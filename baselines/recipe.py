@@ -497,7 +497,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
                             prompt_text=make_lm_agent((model, tokenizer), temperature=0.0,
                                                       max_new_tokens=1, seed=0).lm.prompt_text)
     sft_dir = out / "checkpoints" / "sft"
-    sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft)
+    sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft, log=log)
     by_source = list(examples["source"])
     meta["sft"] = {**sft_record, "by_source": {s: by_source.count(s) for s in set(by_source)}}
     curves["sft_loss"]["sft"] = sft_record["loss"]

@@ -130,11 +130,13 @@ def fits(examples: datasets.Dataset, tokenizer: Any, max_length: int) -> dataset
 
 
 def train_sft(model: Any, tokenizer: Any, examples: datasets.Dataset, out_dir: str | Path,
-              settings: SFTSettings) -> dict[str, Any]:
+              settings: SFTSettings, log: Callable[[str], None] | None = None
+              ) -> dict[str, Any]:
     """Fine-tune ``model`` in place on ``examples`` (``prompt``/``completion``) with TRL's
     ``SFTTrainer`` (loss on completion tokens only), save it with its tokenizer to
-    ``out_dir``, and return the run's record: losses per logging step, steps, seconds."""
-    from transformers import PrinterCallback
+    ``out_dir``, and return the run's record: losses per logging step, steps, seconds.
+    ``log`` gets a progress line about every tenth of the run."""
+    from transformers import PrinterCallback, TrainerCallback
     from transformers.utils import logging as hf_logging
     from trl import SFTConfig, SFTTrainer
 
@@ -162,6 +164,19 @@ def train_sft(model: Any, tokenizer: Any, examples: datasets.Dataset, out_dir: s
     start = time.time()
     trainer = SFTTrainer(model=model, args=args, train_dataset=data, processing_class=tokenizer)
     trainer.remove_callback(PrinterCallback)  # the record below keeps the losses
+    if log is not None:
+        report: Callable[[str], None] = log
+
+        class Progress(TrainerCallback):  # type: ignore[misc]
+            def on_log(self, args: Any, state: Any, control: Any, logs: Any = None,
+                       **kw: Any) -> None:
+                every = max(1, state.max_steps // 10)
+                if logs and "loss" in logs and (state.global_step % every == 0
+                                                or state.global_step == state.max_steps):
+                    report(f"sft step {state.global_step}/{state.max_steps}: loss "
+                        f"{float(logs['loss']):.3f} ({time.time() - start:.0f} s)")
+
+        trainer.add_callback(Progress())
     trainer.train()
     seconds = time.time() - start
     model.eval()

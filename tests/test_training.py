@@ -295,12 +295,14 @@ def test_sft_loss_falls_and_checkpoint_acts_identically(tiny, tmp_path) -> None:
         Action.from_json(json.loads(first["action"]))) + tok.eos_token
     assert '"action_type": "answer"' in examples[len(examples) - 1]["completion"]
     fixed = examples.select([0, 1])  # one batch, seen at every step
+    lines: list[str] = []
     record = train_sft(model, tok, fixed, tmp_path / "sft",
                        SFTSettings(max_steps=8, batch_size=2, lr=2e-2, warmup_ratio=0.0,
-                                   max_length=4096))
+                                   max_length=4096), log=lines.append)
     losses = record["loss"]
     assert len(losses) == 8 and record["steps"] == 8 and record["examples"] == 2
     assert losses[-1] < 0.6 * losses[0], losses
+    assert lines[-1].startswith(f"sft step 8/8: loss {losses[-1]:.3f}")
     # the saved checkpoint, reloaded, replies exactly as the model in memory does
     env = PhoneEnv(tasks="ClockEarliestAlarm", split="train", obs_mode="a11y")
     live = play(env, LMAgent((model, tok), max_new_tokens=16), "mock", "ClockEarliestAlarm",
