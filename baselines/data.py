@@ -189,10 +189,18 @@ class EpisodeStore:
         """Create or check the folder, take the lock, and recover from any crash."""
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"out_dir {str(self.root)!r} exists and is not a folder")
-        (self.root / SHARDS).mkdir(parents=True, exist_ok=True)
+        if self.root.is_dir() and not (self.root / INFO).exists():
+            other = sorted(p.name for p in self.root.iterdir()
+                           if p.name not in (LOCK, INFO + ".tmp"))
+            if other:
+                raise ValueError(f"out_dir {str(self.root)!r} is not empty and not a trajectory "
+                                 f"collection (no {INFO}; it holds {other[:5]}); use a new or "
+                                 f"empty folder")
+        self.root.mkdir(parents=True, exist_ok=True)
         self._lock()
         try:
             self._check_info()
+            (self.root / SHARDS).mkdir(exist_ok=True)
             self.recover()
         except BaseException:
             self.close()
@@ -270,6 +278,9 @@ class EpisodeStore:
             self._note(f"removed the half-written shard {tmp.name} (a collection was "
                        f"interrupted while writing it); its episode will be collected again")
         entries, rewrite = read_manifest(self.root, on_problem=self._note)
+        path = self.root / MANIFEST
+        if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            rewrite = True  # a record without its newline: the next one must not join it
         kept: dict[EpisodeKey, dict[str, Any]] = {}
         for key, entry in entries.items():
             problem = check_shard(self.root, entry)

@@ -214,6 +214,11 @@ def test_damaged_shards_are_recollected(tmp_path: Path, full_random: Path) -> No
     assert "unreadable" in text and "stray.parquet.tmp" in text, text
     assert (report.new, report.skipped) == (3, 6)
     assert load(out).to_list() == load(full_random).to_list()
+    # a last record without its newline is rewritten before the next one is appended
+    (out / MANIFEST).write_text((out / MANIFEST).read_text().rstrip("\n"))
+    more = collect(ENV, "random", TASKS[:1], "0:4", out)
+    assert (more.new, more.skipped, more.messages) == (1, 3, [])
+    assert len(manifest(out)) == 10 and len((out / MANIFEST).read_text().splitlines()) == 10
 
 
 def test_bad_input_is_refused_and_loses_nothing(tmp_path: Path, full_random: Path,
@@ -254,6 +259,13 @@ def test_bad_input_is_refused_and_loses_nothing(tmp_path: Path, full_random: Pat
     (out / ".lock").unlink()
     with pytest.raises(ValueError, match="not a trajectory collection"):
         load(tmp_path / "nothing")
+    # a folder of something else is never written to (nor cleaned up)
+    other = tmp_path / "mine"
+    (other / SHARDS).mkdir(parents=True)
+    (other / SHARDS / "own.parquet").write_bytes(b"mine")
+    with pytest.raises(ValueError, match="not empty and not a trajectory collection"):
+        collect(ENV, "random", TASKS, "0:3", other)
+    assert sorted(p.name for p in other.rglob("*")) == [SHARDS, "own.parquet"]
     with pytest.raises(SystemExit) as e:
         collect_mod.main(["--env", "PhoneWorld/Nope-v0", "--out", str(tmp_path / "x")])
     assert e.value.code == 2 and "unknown env id" in capsys.readouterr().err
