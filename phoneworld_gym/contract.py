@@ -14,7 +14,7 @@ import multiprocessing as mp
 import re
 import reprlib
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any, overload
 
@@ -267,6 +267,44 @@ class IntScalar(spaces.Box):
         return int(self.low) <= value <= int(self.high)
 
 
+class ScreenshotBox(spaces.Box):
+    """``Box(0, 255, (h, w, 3), uint8)`` whose bounds take no memory.
+
+    Gymnasium's ``Box`` keeps ``low``, ``high`` and two boolean masks as full arrays: four
+    copies of the screen size, 30 MiB for a 1080x2400 screenshot, allocated by every env
+    instance. Here they are read-only broadcast views of one value, so the space costs a few
+    hundred bytes and behaves as the ``Box`` it equals (``contains``, ``sample``, equality,
+    pickling)."""
+
+    def __init__(self, shape: tuple[int, int, int], *, seed: Any = None):
+        super().__init__(0, 255, shape=(1,), dtype=np.uint8, seed=seed)
+        self._set_shape(tuple(int(n) for n in shape))
+
+    def _set_shape(self, shape: tuple[int, ...]) -> None:
+        self._shape = shape
+        self.low = np.broadcast_to(np.uint8(0), shape)
+        self.high = np.broadcast_to(np.uint8(255), shape)
+        self.bounded_below = np.broadcast_to(np.True_, shape)
+        self.bounded_above = np.broadcast_to(np.True_, shape)
+
+    def contains(self, x: Any) -> bool:
+        """An ``uint8`` array of this shape (every ``uint8`` value is in bounds)."""
+        if not isinstance(x, np.ndarray):
+            return False
+        return bool(x.shape == self.shape and x.dtype == np.uint8)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        for k in ("low", "high", "bounded_below", "bounded_above"):
+            state.pop(k, None)  # rebuilt on unpickling: never ship 30 MiB of bounds
+        return state
+
+    def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
+        fields = dict(state)
+        self.__dict__.update(fields)
+        self._set_shape(tuple(fields["_shape"]))
+
+
 def observation_space(
     screenshot_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT), obs_mode: str = "all"
 ) -> spaces.Dict:
@@ -277,7 +315,7 @@ def observation_space(
     w, h = screenshot_size
     fields: dict[str, spaces.Space[Any]] = {}
     if obs_mode in ("all", "pixels"):
-        fields["screenshot"] = spaces.Box(0, 255, shape=(h, w, 3), dtype=np.uint8)
+        fields["screenshot"] = ScreenshotBox((h, w, 3))
     if obs_mode in ("all", "a11y"):
         fields["a11y"] = UnicodeText(MAX_XML)
     fields["goal"] = UnicodeText(MAX_TEXT)
