@@ -5,6 +5,7 @@ whole module."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -362,3 +363,27 @@ def test_device_specs():
         device_from_spec("")
     with pytest.raises(ValueError, match="distinct"):
         DevicePool(["phoneworld"], names=["a", "b"])
+
+
+def test_pool_over_two_virtual_adb_phones_serves_four_requests(adb_port):
+    """The device pool as it runs on real phones: two virtual adb phones (each a server the
+    Debian adb client talks to), each owned by one actor through ``AdbDevice``; four requests
+    queue for the two phones and every episode is verified through the phones' providers."""
+    adb = pytest.importorskip("phoneworld_gym.real_device.adb_device")
+    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+
+    phones = [VirtualPhone(port=free_port(), seed=0).start() for _ in range(2)]
+    try:
+        specs = [functools.partial(adb.AdbDevice, p.serial, port=adb_port) for p in phones]
+        with DevicePool(specs, env_kwargs={"obs_mode": "a11y"}, **SMALL) as pool:
+            assert {d["kind"] for d in pool.info.values()} == {"adb"}
+            records = pool.run(CONTACTS_TASKS, seeds=[1, 2, 3, 4])
+    finally:
+        for p in phones:
+            p.stop()
+    assert [(r.task, r.seed) for r in records] == list(zip(CONTACTS_TASKS, [1, 2, 3, 4]))
+    assert all(r.success and r.terminated and r.worker_error == "" for r in records), records
+    assert {r.device for r in records} == {"device0", "device1"}
+    # the phones played the same episodes the simulated phone plays for those seeds
+    tasks = {t.id: t for t in phoneworld_gym.list_tasks(app="contacts")}
+    assert all(r.steps == tasks[r.task].optimal_steps for r in records)
