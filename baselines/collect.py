@@ -254,7 +254,7 @@ def run_episode(env: gym.Env, agent: Agent, key: EpisodeKey, *, screenshots: boo
 
 
 def collect(env_id: str, agent_factory: str | AgentFactory, tasks: str | Sequence[str] | None,
-            seeds: str | int | Iterable[int], out_dir: str | Path, *, source: str = "mock",
+            seeds: str | int | Iterable[int], out_dir: str | Path, *, source: str | None = None,
             screenshots: bool = False, agent_name: str | None = None,
             progress: Callable[[str], None] | None = None, **env_kwargs: Any) -> CollectReport:
     """Run an agent over every task x seed of ``env_id`` and commit each finished episode to
@@ -268,18 +268,27 @@ def collect(env_id: str, agent_factory: str | AgentFactory, tasks: str | Sequenc
         tasks: task ids (None: every task of the env), checked against the env's tasks.
         seeds: reset seeds: ints or a spec (``"0:10"``, ``"1,5"``; see :func:`parse_seeds`).
         out_dir: the collection folder; episodes already committed there are skipped.
-        source: ``"mock"``, ``"device"`` or ``"human"``: where the trajectories come from.
+        source: ``"mock"``, ``"device"`` or ``"human"``: where the trajectories come from
+            (default: ``"device"`` for device ids such as ``PhoneWorld/Device-v0``, else
+            ``"mock"``; pass ``"human"`` for a person's episodes).
         screenshots: also store each step's screenshot (PNG); fixed per folder.
         agent_name: the name stored with the rows (default: the agent's ``name``).
         progress: called with a line per episode (e.g. ``print``).
         env_kwargs: passed to ``gymnasium.make`` (``split``, ``max_steps``,
             ``screenshot_size``, ``serial``, ``port`` for device ids, ...).
 
+    A device id without ``tasks`` plays the phone-ready tasks, which it finds by playing every
+    task first (about half a minute); naming the tasks skips that.
+
     An episode's key is (source, agent, env id, task, seed, split, max_steps). An exception in
     the agent or the env stops the collection; what was committed stays. An episode whose
     device failed (``info["device_error"]``) is not committed and is listed in the report's
     ``failed``; a rerun tries it again.
     """
+    from phoneworld_gym.registration import DEVICE_ENV_IDS
+
+    if source is None:
+        source = "device" if env_id in DEVICE_ENV_IDS else "mock"
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
     seed_list = parse_seeds(seeds)
@@ -287,8 +296,6 @@ def collect(env_id: str, agent_factory: str | AgentFactory, tasks: str | Sequenc
     name = agent_name or name
     split, max_steps = env_kwargs.get("split"), env_kwargs.get("max_steps")
     report = CollectReport(out_dir=str(out_dir))
-    from phoneworld_gym.registration import DEVICE_ENV_IDS
-
     make_kwargs = dict(env_kwargs)
     if env_id in DEVICE_ENV_IDS and tasks is not None and "tasks" not in make_kwargs:
         # a device env finds its phone-ready tasks by playing every task (seconds): skip that
@@ -394,15 +401,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--adb-port", type=int, default=None, help="device ids: the adb server port")
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
-    from phoneworld_gym.registration import DEVICE_ENV_IDS
-
     kwargs: dict[str, Any] = {}
     for k, v in (("screenshot_size", a.screenshot_size), ("split", a.split),
                  ("max_steps", a.max_steps), ("serial", a.serial), ("port", a.adb_port)):
         if v is not None:
             kwargs[k] = v
-    source = a.source or ("human" if a.agent == "human" else
-                          "device" if a.env in DEVICE_ENV_IDS else "mock")
+    source = a.source or ("human" if a.agent == "human" else None)
     tasks = [t.strip() for t in a.tasks.split(",") if t.strip()] if a.tasks else None
     try:
         report = collect(a.env, a.agent, tasks, a.seeds, a.out, source=source,

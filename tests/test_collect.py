@@ -328,7 +328,7 @@ def test_collect_on_the_virtual_adb_phone(tmp_path: Path, adb_port: int,
     source="device" rows, the same goal and first screen as PhoneWorld for the seed."""
     monkeypatch.delenv("ANDROID_SERIAL", raising=False)
     report = collect("PhoneWorld/Device-v0", "oracle", ["ContactsStar"], [0], tmp_path,
-                     source="device", port=adb_port)
+                     port=adb_port)  # source: "device" for a device id
     assert (report.new, report.successes, report.failed) == (1, 1, [])
     rows = load(tmp_path).to_list()
     ref = gymnasium.make(ENV, obs_mode="a11y", disable_env_checker=True)
