@@ -44,3 +44,10 @@ bench: install
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache *.egg-info
+
+## The three-stage recipe on CPU: oracle demonstrations in both worlds, SFT, real-app RL
+## (the field virtual phone over adb), mixed RL; report in out/recipe/report.md (needs adb:
+## apt-get install adb, or set transport: direct in the config)
+.PHONY: recipe
+recipe: install
+	$(PY) -m phoneworld_gym.baselines.recipe --config configs/recipe_cpu.yaml --out out/recipe

@@ -468,9 +468,12 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
         log(f"[{name}] {walls[name]:.0f} s (total {time.time() - start:.0f} s)")
 
     def evaluate(stage: str, path: Path) -> None:
+        from phoneworld_gym.baselines.lm_agent import LocalModel
+
         t0 = time.time()
+        lm = LocalModel.load(path, device=cfg.device)  # loaded once, a fresh agent per episode
         records.extend(evaluate_policy(stage, lambda: make_lm_agent(
-            str(path), temperature=0.0, max_new_tokens=cfg.eval_max_new_tokens,
+            lm, temperature=0.0, max_new_tokens=cfg.eval_max_new_tokens,
             seed=cfg.seed, device=cfg.device), cfg, log))
         timed(f"eval_{stage}", t0)
 
