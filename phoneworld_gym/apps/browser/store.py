@@ -419,13 +419,14 @@ def form_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
 
 def page_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
     """``browser/pages`` (static): what each site says, for tasks to ask about: stories
-    (``rank`` 1 is the top story), recipes (``eggs``, ``servings``, ``minutes``) and the two
+    (``rank`` 1 is the top story), recipes (``counts``: how many of each counted ingredient,
+    ``servings``, ``minutes``) and the two
     businesses (``phone``, ``address``, ``hours_<day>``, ``close_<day>`` in minutes or -1)."""
     rows: list[dict[str, Any]] = []
 
     def row(url: str, kind: str, **kw: Any) -> None:
         r = {"_id": url, "kind": kind, "title": title_of(store, url), "headline": "",
-             "rank": 0, "dish": "", "eggs": 0, "servings": 0, "minutes": 0, "name": "",
+             "rank": 0, "dish": "", "counts": {}, "servings": 0, "minutes": 0, "name": "",
              "phone": "", "address": ""}
         for day in DAYS:
             r[f"hours_{day.lower()}"] = ""
@@ -437,9 +438,9 @@ def page_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
         row(f"https://citypost.com/article/{st['slug']}", "story", headline=st["headline"],
             rank=k + 1)
     for rc in store["recipes"]:
-        eggs = sum(i["amount"] for i in rc["ingredients"] if i["name"] == "eggs")
+        counts = {i["name"]: i["amount"] for i in rc["ingredients"] if i["unit"] == ""}
         row(f"https://forkandspoon.com/recipe/{rc['slug']}", "recipe", dish=rc["dish"],
-            eggs=eggs, servings=rc["servings"], minutes=rc["minutes"])
+            counts=counts, servings=rc["servings"], minutes=rc["minutes"])
     for host, key in (("oliveandthyme.com", "restaurant"), ("paperlanternbooks.com",
                                                            "bookshop")):
         b = store[key]

@@ -1,0 +1,77 @@
+"""Shared pieces of the Browser tasks: what the mock sites say (``browser/pages``, a table
+that never changes: stories with their ``rank``, recipes with ``counts`` of their counted
+ingredients, the restaurant's and the bookshop's ``phone``, ``address``, ``hours_<day>``,
+``close_<day>``), bookmarks (``browser/bookmarks``), submitted forms (``browser/forms``), and
+the usual UI paths through Chrome."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+#: the two businesses with a website: name -> host
+BUSINESSES = {"Olive & Thyme": "oliveandthyme.com",
+              "Paper Lantern Books": "paperlanternbooks.com"}
+
+
+def pages(probe: Probe) -> list[Row]:
+    return probe.query("browser/pages")
+
+
+def of_kind(probe: Probe, kind: str) -> list[Row]:
+    return [r for r in pages(probe) if r["kind"] == kind]
+
+
+def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
+    if not rows:
+        raise RuntimeError("no page fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def to_tab(device: Device) -> Iterator[Action]:
+    """Open Chrome on its current tab (backing out of its other screens)."""
+    yield Action("open_app", app_name="Chrome")
+    for _ in range(5):
+        if find(device, rid="url_bar") is not None and find(device, rid="home_button") \
+                is not None:
+            return
+        yield Action("navigate_back")
+
+
+def open_url(device: Device, url: str) -> Iterator[Action]:
+    """Chrome, then ``url`` typed into the address bar."""
+    yield from to_tab(device)
+    yield type_into(device, url, rid="url_bar")
+
+
+def open_recipe(device: Device, dish: str) -> Iterator[Action]:
+    """Fork & Spoon's recipe list, then the dish."""
+    yield from open_url(device, "forkandspoon.com")
+    yield from scroll_to(device, text=dish, rid="recipe_title")
+    yield tap(device, text=dish, rid="recipe_title")
+
+
+def open_story(device: Device, headline: str) -> Iterator[Action]:
+    """The City Post's front page, then the story."""
+    yield from open_url(device, "citypost.com")
+    rid = "top_story" if find(device, text=headline, rid="top_story") is not None \
+        else "headline"
+    yield from scroll_to(device, text=headline, rid=rid)
+    yield tap(device, text=headline, rid=rid)
+
+
+def bookmark_here(device: Device) -> Iterator[Action]:
+    """The three-dot menu's star."""
+    yield tap(device, desc="More options")
+    yield tap(device, desc="Bookmark")
+
+
+def closing_text(row_text: str) -> str:
+    """"Saturday: 9:00 AM – 6:30 PM" -> "6:30 PM"."""
+    return row_text.split("–")[-1].strip()
