@@ -414,6 +414,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                          **kwargs)
     except ValueError as e:
         p.error(str(e))
+    except (EOFError, KeyboardInterrupt) as e:
+        from phoneworld_gym.baselines.data import manifest
+
+        why = "end of input" if isinstance(e, EOFError) else "interrupted"
+        kept = len(manifest(a.out)) if Path(a.out, "dataset.json").exists() else 0
+        print(f"stopped ({why}); {a.out} keeps its {kept} finished episodes; the same command "
+              f"goes on from there", file=sys.stderr)
+        return 130
     print(report)
     if report.new or report.skipped:
         ds = load(a.out, verify=False)

@@ -322,6 +322,22 @@ def test_human_source(tmp_path: Path) -> None:
     assert rows[-1]["success"] and {r["seed"] for r in rows} == {0}
 
 
+def test_cli_stops_cleanly_at_the_end_of_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """--agent human: the end of input stops the CLI with a message, keeping the episode that
+    was finished (status 130, no traceback)."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\ndone\n"))
+    code = collect_mod.main(["--env", ENV, "--agent", "human", "--tasks", "ContactsStar",
+                             "--seeds", "0:2", "--out", str(tmp_path)])
+    assert code == 130
+    assert "stopped (end of input)" in capsys.readouterr().err
+    rows = load(tmp_path).to_list()
+    assert [(r["source"], r["seed"], r["action"]) for r in rows] == [
+        ("human", 0, '{"action_type": "status", "goal_status": "complete"}')]
+
+
 def test_collect_on_the_virtual_adb_phone(tmp_path: Path, adb_port: int,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """PhoneWorld/Device-v0 (its own virtual phone, driven through a real adb server) gives
