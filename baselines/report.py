@@ -76,6 +76,47 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return lo, hi
 
 
+def diff_interval(k1: int, n1: int, k2: int, n2: int, z: float = 1.959964
+                  ) -> tuple[float, float, float]:
+    """The difference of two success rates ``k2/n2 - k1/n1`` and its 95% interval by
+    Newcombe's hybrid score method (from the two Wilson intervals). It treats the samples as
+    independent; for stages evaluated on the same episodes it is on the conservative side."""
+    if n1 == 0 or n2 == 0:
+        raise ValueError(f"both groups need episodes, got n1={n1}, n2={n2}")
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    d = p2 - p1
+    return (d, d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2),
+            d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2))
+
+
+#: stage comparisons the report states when both stages are present: (from, to)
+GAINS = (("random", "sft"), ("sft", "real_rl"), ("real_rl", "mixed_rl"), ("sft", "mixed_rl"),
+         ("real_rl_more", "mixed_rl"))
+
+
+def gains_table(summary: Mapping[str, Any], stages: Sequence[str]) -> str:
+    """Success differences between stages (all categories together) with 95% intervals."""
+    pairs = [(a, b) for a, b in GAINS if a in stages and b in stages]
+    if not pairs:
+        return ""
+    lines = ["| world, split | " + " | ".join(f"{b} - {a}" for a, b in pairs) + " |",
+             "|---|" + "---:|" * len(pairs)]
+    for world, splits in summary.items():
+        for split, cats in splits.items():
+            cells = []
+            for a, b in pairs:
+                ca, cb = cats["all"].get(a), cats["all"].get(b)
+                if ca is None or cb is None:
+                    cells.append("-")
+                    continue
+                d, lo, hi = diff_interval(ca["successes"], ca["n"], cb["successes"], cb["n"])
+                cells.append(f"{100 * d:+.1f} pt [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+            lines.append(f"| {world}, {split} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def aggregate(records: Sequence[EvalRecord]) -> Cell:
     """The :class:`Cell` of a group of episodes."""
     n = len(records)
@@ -227,6 +268,11 @@ def write_report(records: Sequence[EvalRecord], out_dir: str | Path, *,
              "Success by task category after each stage: rate, 95% Wilson interval, "
              "successes/episodes, mean episode length (steps).", "",
              markdown_tables(summary, stages)]
+    gains = gains_table(summary, stages)
+    if gains:
+        lines += ["## Gains between stages", "",
+                  "Difference in success (all categories), percentage points, with a 95% "
+                  "interval (Newcombe's hybrid score method).", "", gains, ""]
     if meta:
         lines += ["## Run", "", "```json", json.dumps(dict(meta), indent=1, default=str), "```",
                   ""]

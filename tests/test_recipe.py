@@ -19,6 +19,7 @@ from phoneworld_gym.baselines.recipe import RecipeConfig, load_config, main, run
 from phoneworld_gym.baselines.report import (  # noqa: E402
     EvalRecord,
     aggregate,
+    diff_interval,
     summarise,
     wilson,
     write_report,
@@ -51,11 +52,19 @@ def test_wilson_interval_known_values() -> None:
         wilson(3, 2)
 
 
+def test_difference_interval_matches_newcombe() -> None:
+    """Newcombe (1998), example (e): 56/70 vs 48/80 -> 0.2000 [0.0524, 0.3339]."""
+    d, lo, hi = diff_interval(48, 80, 56, 70)
+    assert (round(d, 4), round(lo, 4), round(hi, 4)) == (0.2, 0.0524, 0.3339)
+    with pytest.raises(ValueError, match="need episodes"):
+        diff_interval(0, 0, 1, 2)
+
+
 def synthetic() -> list[EvalRecord]:
-    """sft: app 2/4 (steps 3,5,7,9), IR 1/2; rl: app 3/4, IR 2/2; all on mock/train. One
+    """sft: app 2/4 (steps 3,5,7,9), IR 1/2; real_rl: app 3/4, IR 2/2; all on mock/train. One
     field/test row per stage."""
     out = []
-    for stage, app_wins, ir_wins in (("sft", 2, 1), ("rl", 3, 2)):
+    for stage, app_wins, ir_wins in (("sft", 2, 1), ("real_rl", 3, 2)):
         for i in range(4):
             out.append(EvalRecord(stage, "mock", "train", "ContactsStar", "app", i,
                                   i < app_wins, 3 + 2 * i, float(i < app_wins)))
@@ -63,44 +72,47 @@ def synthetic() -> list[EvalRecord]:
             out.append(EvalRecord(stage, "mock", "train", "ClockEarliestAlarm",
                                   "information-retrieval", i, i < ir_wins, 2))
         out.append(EvalRecord(stage, "field", "test", "ContactsUnstar", "app", 9,
-                              stage == "rl", 6))
+                              stage == "real_rl", 6))
     return out
 
 
 def test_summary_numbers_equal_the_inputs() -> None:
-    s = summarise(synthetic(), ["sft", "rl"])
+    s = summarise(synthetic(), ["sft", "real_rl"])
     assert list(s) == ["mock", "field"]
     app = s["mock"]["train"]["app"]
     assert app["sft"]["n"] == 4 and app["sft"]["successes"] == 2 and app["sft"]["rate"] == 0.5
     assert app["sft"]["mean_steps"] == 6.0  # (3 + 5 + 7 + 9) / 4
     assert (app["sft"]["ci_low"], app["sft"]["ci_high"]) == pytest.approx(wilson(2, 4))
-    assert app["rl"]["successes"] == 3
+    assert app["real_rl"]["successes"] == 3
     ir = s["mock"]["train"]["information-retrieval"]
-    assert ir["sft"]["successes"] == 1 and ir["rl"]["rate"] == 1.0
+    assert ir["sft"]["successes"] == 1 and ir["real_rl"]["rate"] == 1.0
     every = s["mock"]["train"]["all"]
     assert every["sft"]["n"] == 6 and every["sft"]["successes"] == 3
-    assert every["rl"]["successes"] == 5
+    assert every["real_rl"]["successes"] == 5
     assert every["sft"]["mean_steps"] == pytest.approx((24 + 4) / 6)
     assert list(s["mock"]["train"]) == ["app", "information-retrieval", "all"]  # paper order
-    assert s["field"]["test"]["app"]["rl"]["successes"] == 1
+    assert s["field"]["test"]["app"]["real_rl"]["successes"] == 1
     assert aggregate([]).n == 0
 
 
 def test_report_files_hold_the_table(tmp_path: Path) -> None:
     from PIL import Image
 
-    doc = write_report(synthetic(), tmp_path, stages=["sft", "rl"], meta={"note": "synthetic"},
-                       curves={"rl_reward": {"rl": [0.1, 0.4, 0.5]}})
+    doc = write_report(synthetic(), tmp_path, stages=["sft", "real_rl"], meta={"note": "synthetic"},
+                       curves={"rl_reward": {"real_rl": [0.1, 0.4, 0.5]}})
     md = (tmp_path / "report.md").read_text()
     assert "| app | 50.0% [15.0, 85.0] (2/4), 6.0 steps | 75.0% [30.1, 95.4] (3/4), 6.0 " \
            "steps |" in md
     assert "| **all** | 50.0% [18.8, 81.2] (3/6), 4.7 steps | 83.3% [43.6, 97.0] (5/6)" in md
     assert "### field, test split" in md and '"note": "synthetic"' in md
+    # gains: all categories, 3/6 -> 5/6 on mock/train; 0/1 -> 1/1 on field/test
+    assert "| world, split | real_rl - sft |" in md
+    assert "| mock, train | +33.3 pt [-17.2, +67.4] |" in md
     saved = json.loads((tmp_path / "report.json").read_text())
     assert saved["summary"] == json.loads(json.dumps(doc["summary"]))
-    assert saved["summary"]["mock"]["train"]["app"]["rl"]["successes"] == 3
+    assert saved["summary"]["mock"]["train"]["app"]["real_rl"]["successes"] == 3
     assert len(saved["episodes"]) == len(synthetic())
-    assert saved["curves"]["rl_reward"]["rl"] == [0.1, 0.4, 0.5]
+    assert saved["curves"]["rl_reward"]["real_rl"] == [0.1, 0.4, 0.5]
     assert sorted(saved["plots"]) == ["rl_reward.png", "success_field_test.png",
                                       "success_mock_train.png"]
     for name in saved["plots"]:
