@@ -20,7 +20,7 @@ from phoneworld_gym.life import Life
 from phoneworld_gym.system import storage
 from phoneworld_gym.ui.view import Handler, View
 from phoneworld_gym.ui.widgets import DEFAULT_THEME, Theme
-from phoneworld_gym.world import LAUNCHER, World
+from phoneworld_gym.world import LAUNCHER, World, copy_data
 
 
 @dataclasses.dataclass
@@ -240,13 +240,12 @@ class Ctx:
         """Rows of a common table served by another app or the phone (``contacts``, ``sms``,
         ...), as a ContentResolver gives them: how a Messages app shows contact names without
         importing Contacts. Read-only copies; ``[]`` when nothing installed serves it."""
-        import copy
 
         for app in _APPS.values():
             fn = app.providers.get(table)
             if fn is not None and app.name in self.world.stores:
-                return copy.deepcopy(fn(self.world.stores[app.name]))
-        return copy.deepcopy(self.world.system.get(table, []))
+                return copy_data(fn(self.world.stores[app.name]))  # type: ignore[no-any-return]
+        return copy_data(self.world.system.get(table, []))  # type: ignore[no-any-return]
 
     # -- shared storage (the phone's ``files`` table, /sdcard) ----------------------------------
     def files(self, folder: str = "/sdcard/") -> list[dict[str, Any]]:

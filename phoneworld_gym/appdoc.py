@@ -110,6 +110,6 @@ def write_pictures(folder: Path, seed: int = 0) -> list[Path]:
         img = Image.fromarray(device.screenshot())
         h = img.height * PICTURE_WIDTH // img.width
         path = folder / f"{name}.png"
-        img.resize((PICTURE_WIDTH, h), Image.LANCZOS).save(path, optimize=True)
+        img.resize((PICTURE_WIDTH, h), Image.Resampling.LANCZOS).save(path, optimize=True)
         out.append(path)
     return out

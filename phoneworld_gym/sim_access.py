@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from phoneworld_gym.device import COMMON_TABLES, SETTINGS_NAMESPACES, Row, Unsupported
 from phoneworld_gym.system import chrome, intents, launcher, storage
-from phoneworld_gym.world import LAUNCHER, RECENTS
+from phoneworld_gym.world import LAUNCHER, RECENTS, copy_data
 
 if TYPE_CHECKING:
     from phoneworld_gym.app import App
@@ -61,7 +61,7 @@ class PhoneWorldProbe:
             rows = w.system.get(table, [])
             if table == "files":
                 return [{k: r[k] for k in ("_id", "size", "sha256")} for r in rows]
-            return copy.deepcopy(rows)
+            return copy_data(rows)  # type: ignore[no-any-return]
         if app is None:
             if table in COMMON_TABLES:
                 return []  # the provider exists on every phone, empty without its app
@@ -69,7 +69,7 @@ class PhoneWorldProbe:
         store = w.stores.get(app.name)
         if store is None:
             return []
-        return copy.deepcopy(app.providers[table](store))
+        return copy_data(app.providers[table](store))  # type: ignore[no-any-return]
 
     def tables(self) -> list[str]:
         names = {t for t in COMMON_TABLES}
@@ -196,4 +196,4 @@ class SimWriteVerbs:
             raise Unsupported(f"{app} has no fixture {name!r}; it has {sorted(installed.fixtures)}")
         result = fn(self.world.stores[app], **args)
         self.invalidate()
-        return copy.deepcopy(result)
+        return copy_data(result)

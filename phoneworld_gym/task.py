@@ -23,7 +23,6 @@ its Gymnasium id ``PhoneWorld/<id>-v<version>`` and every registry-driven test c
 
 from __future__ import annotations
 
-import copy
 import importlib
 import os
 import pkgutil
@@ -36,6 +35,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row, Unsupported, is_common
 from phoneworld_gym.matchers import Matcher
 from phoneworld_gym.validators import Check, Diff
+from phoneworld_gym.world import copy_data
 
 CATEGORIES = ("app", "mini-app", "cross-app", "long-horizon", "information-retrieval")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -176,7 +176,7 @@ class Task:
                                   "which only PhoneWorld serves")
             raise KeyError(f"{type(self).__name__}: the start state has no table {table!r}; "
                            f"it has {sorted(self.baseline)}")
-        return copy.deepcopy(self.baseline[table])
+        return copy_data(self.baseline[table])  # type: ignore[no-any-return]
 
     def verify(self, device: Device, report: AgentReport) -> float:
         """Score in [0, 1] from state and the agent's final report: 0 whenever anything
