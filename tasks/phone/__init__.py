@@ -1,0 +1,1 @@
+"""Phone (dialer) tasks over the common ``call_log`` and ``contacts`` tables."""

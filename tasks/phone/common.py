@@ -1,0 +1,92 @@
+"""Shared pieces of the Phone tasks: the ``call_log`` rows (Android's ``CallLog.Calls``
+columns ``_id``, ``number``, ``name``, ``date`` in ms, ``duration`` in s, ``type`` 1 incoming /
+2 outgoing / 3 missed / 5 rejected / 6 blocked, ``new``), the contacts they belong to, and the
+usual UI paths through the dialer.
+
+Everything reads the phone through the probe or the screen, so the tasks that use only
+``call_log``, ``contacts`` and ``sms`` run on a real phone whose dialer looks alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import find, tap, type_into
+
+INCOMING, OUTGOING, MISSED, REJECTED, BLOCKED = 1, 2, 3, 5, 6
+
+
+def key(number: str) -> str:
+    """The last ten digits: one person's number however it is written."""
+    d = re.sub(r"\D", "", str(number))
+    return d[-10:] if d else str(number).strip()
+
+
+def calls_with(rows: list[Row], number: str) -> list[Row]:
+    """The calls with ``number``, newest first."""
+    k = key(number)
+    return sorted((r for r in rows if key(r["number"]) == k),
+                  key=lambda r: (-int(r["date"]), -int(r["_id"])))
+
+
+def named(probe: Probe) -> list[Row]:
+    """Named contacts with a number, one per number (the dialer shows one name)."""
+    seen: set[str] = set()
+    out = []
+    for c in sorted(probe.contacts(), key=lambda c: int(c["_id"])):
+        if c["display_name"] and c["number"] and key(c["number"]) not in seen:
+            seen.add(key(c["number"]))
+            out.append(c)
+    return out
+
+
+def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
+    if not rows:
+        raise RuntimeError("no row fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def other(rows: list[Row], name: str) -> Row:
+    """Someone else, preferably with the same first name (the likely mix-up)."""
+    first = name.split()[0]
+    pool = [r for r in rows if r["display_name"] != name]
+    same = [r for r in pool if r["display_name"].split()[0] == first]
+    return (same or pool)[0]
+
+
+def to_main(device: Device) -> Iterator[Action]:
+    """Open Phone and back out to its tabs."""
+    yield Action("open_app", app_name="Phone")
+    for _ in range(5):
+        if find(device, rid="search_box") is not None:
+            return
+        yield Action("navigate_back")
+
+
+def open_contact(device: Device, name: str) -> Iterator[Action]:
+    """From anywhere: the Contacts tab, the name searched, their call details opened."""
+    yield from to_main(device)
+    yield tap(device, desc="Contacts")
+    yield type_into(device, name, rid="search_box")
+    yield tap(device, text=name, rid="contact_title")
+
+
+def call_contact(device: Device, name: str) -> Iterator[Action]:
+    """Call a contact from their details and hang up."""
+    yield from open_contact(device, name)
+    yield tap(device, rid="call_action")
+    yield tap(device, desc="End call")
+
+
+def dial(device: Device, number: str) -> Iterator[Action]:
+    """Type a number on the keypad, call it and hang up."""
+    yield from to_main(device)
+    yield tap(device, desc="key pad")
+    yield type_into(device, number, rid="digits")
+    yield tap(device, desc="dial")
+    yield tap(device, desc="End call")
