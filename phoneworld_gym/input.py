@@ -144,6 +144,11 @@ class InputDispatcher:
         if a.direction == "up" and w.shade:
             w.shade = False
             return ""
+        if start is not None and a.direction in ("left", "right"):
+            row = hit_test(self._device.screen.root, *start, swipe=True)
+            if row is not None and row.on_swipe is not None:
+                row.on_swipe(a.direction)  # swipe-to-dismiss
+                return ""
         if start is None:
             return self.scroll(_OPPOSITE[a.direction])
         return self.scroll(_OPPOSITE[a.direction], *start)

@@ -54,6 +54,8 @@ class View:
     # behaviour
     on_click: Handler | None = None
     on_long_click: Handler | None = None
+    #: a horizontal swipe that starts on this view ("left" or "right"): swipe-to-dismiss rows
+    on_swipe: Callable[[str], None] | None = None
     # layout
     width: int | None = None
     height: int | None = None
@@ -476,9 +478,10 @@ def retain(view: View) -> View:
     return view
 
 
-def hit_test(root: View, x: int, y: int, *, long: bool = False) -> View | None:
-    """The topmost, deepest clickable (or long-clickable) view whose visible part holds the
-    point. Later siblings are on top, as drawn."""
+def hit_test(root: View, x: int, y: int, *, long: bool = False,
+             swipe: bool = False) -> View | None:
+    """The topmost, deepest clickable (or long-clickable, or swipeable) view whose visible
+    part holds the point. Later siblings are on top, as drawn."""
 
     def inside(v: View) -> bool:
         return v.clip is not None and v.clip[0] <= x < v.clip[2] and v.clip[1] <= y < v.clip[3]
@@ -490,7 +493,10 @@ def hit_test(root: View, x: int, y: int, *, long: bool = False) -> View | None:
             hit = visit(c)
             if hit is not None:
                 return hit
-        wants = v.long_clickable if long else v.clickable
+        if swipe:
+            wants = v.on_swipe is not None and v.enabled
+        else:
+            wants = v.long_clickable if long else v.clickable
         return v if wants else None
 
     return visit(root)
