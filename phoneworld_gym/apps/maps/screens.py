@@ -181,7 +181,8 @@ def _place_from_args(ctx: Ctx) -> tuple[dict[str, Any] | None, str]:
     """The place this screen shows: ``key``, or the first hit for a ``geo:`` intent's query."""
     if "uri" in ctx.args:
         q = intents.uri_payload(ctx.args["uri"])
-        hits = ms.search(ctx.store, q)
+        exact = [p for p in ctx.store["places"] if ms.fold(p["address"]) == ms.fold(q)]
+        hits = exact or ms.search(ctx.store, q)
         return (hits[0] if hits else None), q
     return ms.place(ctx.store, str(ctx.args.get("key", ""))), ""
 

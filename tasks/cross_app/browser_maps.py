@@ -1,0 +1,308 @@
+"""Cross-app tasks with Maps and Chrome: an address carried from Contacts through Maps'
+Share into a text, a place's phone number from Maps into a new contact, a walking time from
+Maps into a text, and a link texted by a friend bookmarked in Chrome.
+
+``CrossAppShareHomeAddress`` reads and checks only common tables (``contacts``, ``sms``), so it
+runs on a real phone; the others read what Maps and Chrome serve (``maps/places``,
+``browser/pages``, ``browser/bookmarks``), which only PhoneWorld has.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.matchers import normalize
+from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.browser.common import bookmark_here, of_kind, open_url
+from phoneworld_gym.tasks.contacts.common import open_contact, same_name
+from phoneworld_gym.tasks.maps.common import (
+    businesses,
+    by_key,
+    grid_miles,
+    home,
+    open_place,
+    places,
+    walk_minutes,
+)
+from phoneworld_gym.tasks.messages.common import (
+    INBOX,
+    SENT,
+    last_received,
+    open_thread,
+    send_to,
+    texters,
+)
+from phoneworld_gym.validators import added, same_phone, same_text
+
+
+def _contains(text: str) -> Callable[[Any], bool]:
+    """A predicate: the value holds ``text`` (case, accents and punctuation aside)."""
+    want = normalize(text)
+    return lambda v: isinstance(v, str) and want in normalize(v)
+
+
+def _only_number(n: int) -> Callable[[Any], bool]:
+    """A predicate: the value's only number is ``n``."""
+    return lambda v: isinstance(v, str) and re.findall(r"\d+", v) == [str(n)]
+
+
+def _pick(rng: np.random.Generator, rows: list[Row]) -> Row:
+    if not rows:
+        raise RuntimeError("nothing fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+@register_task
+class CrossAppShareHomeAddress(Task):
+    """Open a contact's home address in Maps (the address row of their contact card opens
+    Maps through a ``geo:`` intent), then Share it from Maps to Messages, to another contact:
+    one sent ``sms`` row to that person whose body holds the address. Runs on a phone: its
+    params come from ``contacts`` and ``sms`` and it checks ``sms`` only."""
+
+    id = "CrossAppShareHomeAddress"
+    apps = ("contacts", "maps", "messages")
+    category = "cross-app"
+    difficulty = "hard"
+    tags = ("intent", "share", "read-then-write")
+    optimal_steps = 10
+    max_steps = 30
+    may_change = ("sms",)
+    params_schema = {"whose": str, "whose_id": int, "to": str, "to_number": str}
+    template = ("Open {whose}'s home address in Maps from my contacts and share it with {to} "
+                "by text message.")
+    paraphrases = {
+        "train": ("Find {whose}'s address in Contacts, show it in Maps, then use Share to text "
+                  "it to {to}.",
+                  "Text {to} the location of {whose}'s home, shared from Maps."),
+        "test": ("{to} needs to know where {whose} lives. Pull up the address on the map and "
+                 "send it to {to} in a text.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        rows = [r for r in probe.contacts() if r["display_name"] and r["postal_address"]]
+        a = _pick(rng, rows)
+        b = _pick(rng, [r for r in texters(probe, unread=False)
+                        if not same_name(r["display_name"], a["display_name"])])
+        return {"whose": a["display_name"], "whose_id": int(a["_id"]), "to": b["display_name"],
+                "to_number": b["number"]}
+
+    def _address(self) -> str:
+        return next(r["postal_address"] for r in self.before("contacts")
+                    if r["_id"] == self.params["whose_id"])
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(added("sms", {"address": same_phone(self.params["to_number"]),
+                                         "body": _contains(self._address()), "type": SENT}))
+
+    def _share(self, device: Device, to: str) -> Iterator[Action]:
+        yield from open_contact(device, self.params["whose"])
+        yield from scroll_to(device, rid="address_title")
+        yield tap(device, rid="address_title")  # geo: -> Maps
+        yield tap(device, rid="share")
+        yield tap(device, desc="Messages")
+        yield type_into(device, to, rid="recipient_text_view")
+        yield from scroll_to(device, text=to, rid="contact_title")
+        yield tap(device, text=to, rid="contact_title")
+        yield tap(device, desc="Send SMS")
+        yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._share(device, self.params["to"])
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Shares it with someone else."""
+        other = next(r["display_name"] for r in texters(device.probe, unread=False)
+                     if not same_name(r["display_name"], self.params["to"])
+                     and not same_name(r["display_name"], self.params["whose"]))
+        yield from self._share(device, other)
+
+
+@register_task
+class CrossAppSavePlaceNumber(Task):
+    """Read a business's phone number in Maps and save it as a new contact under the
+    business's name: one ``contacts`` row is added with that name and number."""
+
+    id = "CrossAppSavePlaceNumber"
+    apps = ("maps", "contacts")
+    category = "cross-app"
+    difficulty = "medium"
+    tags = ("read-then-write", "search")
+    optimal_steps = 10
+    max_steps = 30
+    may_change = ("contacts",)
+    params_schema = {"place": str, "key": str}
+    template = "Find {place} in Maps and save its phone number as a new contact named {place}."
+    paraphrases = {
+        "train": ("Add {place} to my contacts with the phone number Maps shows for it.",
+                  "Look up {place}'s number in Maps and create a contact called {place} "
+                  "with it."),
+        "test": ("I call {place} a lot. Put their number from Maps into my contacts under "
+                 "the name {place}.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        taken = {normalize(r["display_name"]) for r in probe.contacts()}
+        row = _pick(rng, [r for r in businesses(probe) if normalize(r["name"]) not in taken])
+        return {"place": row["name"], "key": row["_id"]}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        phone = by_key(places(device.probe), self.params["key"])["phone"]
+        return self.expect(added("contacts", {"display_name": same_text(self.params["place"]),
+                                              "number": same_phone(phone)}))
+
+    def _save(self, device: Device, number: str) -> Iterator[Action]:
+        yield Action("open_app", app_name="Contacts")
+        for _ in range(4):
+            if find(device, rid="search_bar") is not None:
+                break
+            yield Action("navigate_back")
+        yield tap(device, desc="Create contact")
+        yield type_into(device, self.params["place"], rid="field_first")
+        yield type_into(device, number, rid="field_phone")
+        yield tap(device, rid="save")
+        yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_place(device, self.params["place"])
+        yield from scroll_to(device, rid="phone_title")
+        number = text_of(device, rid="phone_title") or ""
+        yield from self._save(device, number)
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Saves the number of another business of the same kind under the name."""
+        rows = businesses(device.probe)
+        me = by_key(rows, self.params["key"])
+        same = [r for r in rows if r["_id"] != me["_id"] and r["category"] == me["category"]]
+        other = (same or [r for r in rows if r["_id"] != me["_id"]])[0]
+        yield from self._save(device, other["phone"])
+
+
+@register_task
+class CrossAppTextWalkTime(Task):
+    """Find in Maps how many minutes the walk from home to a place takes, and text that to a
+    contact: one sent ``sms`` row to them whose only number is the walking time in minutes
+    (places over an hour's walk away are not asked about)."""
+
+    id = "CrossAppTextWalkTime"
+    apps = ("maps", "messages")
+    category = "cross-app"
+    difficulty = "hard"
+    split = "test"
+    tags = ("read-then-write", "directions")
+    optimal_steps = 13
+    max_steps = 35
+    may_change = ("sms",)
+    params_schema = {"name": str, "number": str, "place": str, "key": str}
+    template = ("Text {name} how many minutes it takes me to walk from home to {place}, "
+                "according to Maps.")
+    paraphrases = {
+        "test": ("{name} asked how long my walk from home to {place} is. Check Maps and text "
+                 "them the number of minutes.",
+                 "Send {name} a message with the walking time in minutes from my home to "
+                 "{place} (use Maps)."),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        rows = places(probe)
+        me = home(rows)
+        place = _pick(rng, [r for r in businesses(probe) if walk_minutes(me, r) < 60])
+        person = _pick(rng, texters(probe, unread=False))
+        return {"name": person["display_name"], "number": person["number"],
+                "place": place["name"], "key": place["_id"]}
+
+    def _minutes(self, device: Device) -> int:
+        rows = places(device.probe)
+        return walk_minutes(home(rows), by_key(rows, self.params["key"]))
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(added("sms", {"address": same_phone(self.params["number"]),
+                                         "body": _only_number(self._minutes(device)),
+                                         "type": SENT}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_place(device, self.params["place"])
+        yield tap(device, rid="directions")
+        yield tap(device, rid="mode_walk")
+        walk = text_of(device, rid="route_time") or ""
+        yield from send_to(device, self.params["name"],
+                           f"It takes me {walk} to walk from home to {self.params['place']}")
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Texts the driving time instead (a different number)."""
+        rows = places(device.probe)
+        miles = grid_miles(home(rows), by_key(rows, self.params["key"]))
+        drive = max(1, int(round(miles / 24 * 60 + 2)))
+        walk = self._minutes(device)
+        yield from send_to(device, self.params["name"],
+                           f"It takes me {drive if drive != walk else walk + 1} min")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class CrossAppBookmarkTextedLink(Task):
+    """A friend texted a Fork & Spoon recipe link (setup adds the received, already read
+    ``sms``); the agent reads it in Messages and bookmarks that page in Chrome: one
+    ``browser/bookmarks`` row for its address."""
+
+    id = "CrossAppBookmarkTextedLink"
+    apps = ("messages", "browser")
+    category = "cross-app"
+    difficulty = "medium"
+    tags = ("read-then-write", "link")
+    optimal_steps = 7
+    max_steps = 25
+    may_change = ("browser/bookmarks",)
+    params_schema = {"name": str, "number": str, "url": str, "dish": str}
+    template = "{name} texted me a link to a recipe. Bookmark that recipe in Chrome."
+    paraphrases = {
+        "train": ("Open the recipe link {name} sent me by text and bookmark it in Chrome.",
+                  "Save the recipe {name} texted me the link to as a Chrome bookmark."),
+        "test": ("There's a recipe link in my messages from {name}. I want it in my browser "
+                 "bookmarks.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        person = _pick(rng, texters(probe, unread=False))
+        marked = {b["url"] for b in probe.query("browser/bookmarks")}
+        recipe = _pick(rng, [r for r in of_kind(probe, "recipe") if r["_id"] not in marked])
+        return {"name": person["display_name"], "number": person["number"],
+                "url": recipe["_id"], "dish": recipe["dish"]}
+
+    def setup(self, device: Device) -> None:
+        when = dt.datetime(2026, 3, 14, 9, 55, tzinfo=dt.timezone.utc)
+        link = self.params["url"].replace("https://", "https://www.")
+        device.insert("sms", {"address": self.params["number"],
+                              "body": f"Made this last night, so good! {link}",
+                              "date": int(when.timestamp() * 1000), "type": INBOX, "read": 1})
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(added("browser/bookmarks", {"url": self.params["url"]}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_thread(device, self.params["name"])
+        text = last_received(device)
+        m = re.search(r"https?://\S+", text)
+        yield from open_url(device, m.group(0) if m else "")
+        yield from bookmark_here(device)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Bookmarks another recipe of the site."""
+        other = next(r for r in of_kind(device.probe, "recipe")
+                     if r["_id"] != self.params["url"])
+        yield from open_url(device, other["_id"])
+        yield from bookmark_here(device)
+        yield Action("status", goal_status="complete")
