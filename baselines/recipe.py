@@ -332,8 +332,20 @@ def collect_demos(cfg: RecipeConfig, out: Path, log: Callable[[str], None]) -> d
         finally:
             close_env(env)
         log(str(report))
-        data[name] = load(out / "demos" / name)
+        data[name] = successful_episodes(load(out / "demos" / name))
     return data
+
+
+def successful_episodes(ds: Any) -> Any:
+    """The rows of the episodes that ended in success (the oracle can fail on a field phone,
+    e.g. answering from an interstitial prompt; a failed demonstration teaches the failure)."""
+    from phoneworld_gym.baselines.data import episodes_of
+
+    success = list(ds["success"])
+    keep = [i for rows in episodes_of(ds).values() if success[rows[-1]] for i in rows]
+    if not keep:
+        raise ValueError("no demonstration succeeded; SFT would have nothing to learn from")
+    return ds.select(keep)
 
 
 def collect_into(env: Any, source: EnvSource, cfg: RecipeConfig, folder: Path,

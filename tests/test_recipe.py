@@ -192,6 +192,20 @@ def test_shipped_configs_validate() -> None:
     assert RecipeConfig.from_dict(raw).sft.batch_size >= 1
 
 
+def test_sft_keeps_only_successful_demonstrations() -> None:
+    import datasets
+
+    from phoneworld_gym.baselines.recipe import successful_episodes
+
+    ds = datasets.Dataset.from_dict({
+        "episode_id": ["a", "a", "b", "b", "b", "c"], "step": [0, 1, 0, 1, 2, 0],
+        "success": [False, True, False, False, False, True]})
+    kept = successful_episodes(ds)
+    assert list(zip(kept["episode_id"], kept["step"])) == [("a", 0), ("a", 1), ("c", 0)]
+    with pytest.raises(ValueError, match="no demonstration succeeded"):
+        successful_episodes(ds.select([2, 3, 4]))
+
+
 # -- one tiny run ---------------------------------------------------------------------------
 def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
     """Every stage on one task with tiny budgets: checkpoints, datasets, report; and a stage's
