@@ -139,7 +139,7 @@ def test_overview_lists_recent_apps_and_resumes_them():
 
 
 def test_notification_shade_opens_from_the_status_bar_and_its_card_opens_the_app():
-    d = PhoneWorldDevice()
+    d = PhoneWorldDevice(apps=["contacts", "shopping"])
     d.reset(0)
     notes = d.world.notifications
     assert notes and notes[0]["app"] == "shopping"  # a shipped order posts an update
