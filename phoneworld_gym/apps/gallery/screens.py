@@ -142,8 +142,8 @@ def month_label(taken: str) -> str:
 
 
 def matches(p: dict[str, Any], query: str) -> bool:
-    """A photo matches a place ("austin"), a month ("march 2026", "dec"), or a day
-    ("mar 7", "march 7, 2026") typed in the search field."""
+    """A photo matches a place ("austin"), a year ("2025"), a month ("march 2026", "dec"),
+    or a day ("mar 7", "march 7, 2026") typed in the search field."""
     q = " ".join(query.lower().replace(",", " ").split())
     if not q:
         return False
@@ -153,7 +153,7 @@ def matches(p: dict[str, Any], query: str) -> bool:
     forms = {f"{t.strftime('%B')} {t.year}", f"{t.strftime('%b')} {t.year}",
              t.strftime("%B"), t.strftime("%b"), f"{t.strftime('%B')} {t.day}",
              f"{t.strftime('%b')} {t.day}", f"{t.strftime('%B')} {t.day} {t.year}",
-             f"{t.strftime('%b')} {t.day} {t.year}", t.date().isoformat()}
+             f"{t.strftime('%b')} {t.day} {t.year}", t.date().isoformat(), str(t.year)}
     return q in {f.lower() for f in forms}
 
 
