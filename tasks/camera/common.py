@@ -13,7 +13,7 @@ from typing import Any
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Row
 from phoneworld_gym.oracle import find, tap
-from phoneworld_gym.validators import Check, Diff, changed
+from phoneworld_gym.validators import Check, changed
 
 FOLDER = "/sdcard/DCIM/Camera/"
 _STAMP = re.compile(r"(?:IMG|PXL)_(\d{8})_(\d{6})")
@@ -40,14 +40,12 @@ def taken(path: str) -> dt.datetime:
     return dt.datetime.strptime(m.group(1) + m.group(2), "%Y%m%d%H%M%S")
 
 
-def where_served(diff: Diff, table: str, check: Check) -> list[Check]:
-    """``[check]`` where the phone serves ``table`` (PhoneWorld's Camera keeps its settings in
-    a table; a real phone's camera keeps them private), else no check."""
-    return [check] if table in diff.after or table in diff.before else []
+def setting_is(key: str, value: str) -> Check:
+    """The Camera's ``camera/settings`` row ``key`` changed to ``value`` (and no other row).
 
-
-def setting_is(diff: Diff, key: str, value: str) -> list[Check]:
-    return where_served(diff, "camera/settings", changed("camera/settings", key, value=value))
+    PhoneWorld-only on purpose: a real phone's camera keeps its settings private, and a check
+    left out there would make a settings task pass on a phone whatever was done."""
+    return changed("camera/settings", key, value=value)
 
 
 # -- UI paths ----------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Camera tasks: take photos (checked as new files in ``/sdcard/DCIM/Camera``: these run on a
-real phone), change settings before shooting (the Camera's own table), read the last shot's
-name and date (information retrieval over ``files``), and a slow-motion video the app cannot
-record (infeasible).
+real phone), change settings before shooting (the Camera's own table: PhoneWorld-only), read
+the last shot's name and date (information retrieval over ``files``), and a slow-motion video
+the app cannot record (infeasible).
 
 Every oracle opens the Camera and answers its permission dialog ("While using the app") when
 it asks, as a person would on first use.
@@ -27,7 +27,6 @@ from phoneworld_gym.tasks.camera.common import (
     shoot,
     shots,
     taken,
-    where_served,
 )
 from phoneworld_gym.validators import expect
 
@@ -128,8 +127,7 @@ class CameraSetTimer(Task):
         return {"seconds": (3, 10)[int(rng.integers(2))]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        assert self.diff is not None
-        return self.expect(*setting_is(self.diff, "timer", str(self.params["seconds"])))
+        return self.expect(setting_is("timer", str(self.params["seconds"])))
 
     def _set(self, device: Device, seconds: int) -> Iterator[Action]:
         yield from open_camera(device)
@@ -164,9 +162,8 @@ class CameraWidePhoto(Task):
     }
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        assert self.diff is not None
         return self.expect(expect("files", added=[{"_id": is_shot}]),
-                           *setting_is(self.diff, "aspect", "16:9"))
+                           setting_is("aspect", "16:9"))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_camera(device)
@@ -211,11 +208,9 @@ class CameraPrivatePhoto(Task):
         return {"seconds": (3, 10)[int(rng.integers(2))]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        assert self.diff is not None
         want = {"location": {"value": "false"}, "timer": {"value": str(self.params["seconds"])}}
         return self.expect(expect("files", added=[{"_id": is_shot}]),
-                           *where_served(self.diff, "camera/settings",
-                                         expect("camera/settings", changed=want)))
+                           expect("camera/settings", changed=want))
 
     def _do(self, device: Device, location_off: bool) -> Iterator[Action]:
         yield from open_camera(device)
