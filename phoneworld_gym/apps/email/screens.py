@@ -226,7 +226,7 @@ def _suggestions(ctx: Ctx, q: str) -> list[tuple[str, str]]:
     return out[:8]
 
 
-def search(ctx: Ctx) -> View:
+def search(ctx: Ctx) -> View | Page:
     """A search field with suggestions while typing; results once submitted."""
     query, on_query = ctx.field("q")
     submitted = ctx.state.get("submitted")
@@ -259,11 +259,12 @@ def search(ctx: Ctx) -> View:
                 icon, size=20, box=40, color=ctx.theme.on_surface_variant),
                 on_click=submit_text(text), rid="suggestion", theme=ctx.theme)))
     rows.append(w.spacer(dp(32)))
-    return Column([
+    body = Column([
         Row([w.icon_button("back", "Navigate up", ctx.pop, theme=ctx.theme), field],
             gap=dp(4), padding=(dp(4), dp(8), w.MARGIN, dp(8))),
         Scroll(rows, offset=offset, on_scroll=on_scroll, rid="search_results"),
     ], bg=ctx.theme.surface)
+    return Page(body, dialog=_menu(ctx) if ctx.dialog == "menu" else None)
 
 
 # -- a message ---------------------------------------------------------------------------------

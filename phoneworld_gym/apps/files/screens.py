@@ -135,7 +135,8 @@ def _leading(ctx: Ctx, icon: str, selected: bool) -> View:
                 radius=dp(12), in_dump=False)
 
 
-def entry_row(ctx: Ctx, path: str, subtitle: str, icon: str, on_open: Handler) -> Row:
+def entry_row(ctx: Ctx, path: str, subtitle: str, icon: str, on_open: Handler,
+              rid: str = "file") -> Row:
     """A folder or file row: tap opens (or toggles in select mode), long press selects, the
     trailing button opens the action sheet."""
     sel: list[str] = ctx.state.get("sel", [])
@@ -154,7 +155,7 @@ def entry_row(ctx: Ctx, path: str, subtitle: str, icon: str, on_open: Handler) -
     return hairline(w.list_item(name, subtitle=subtitle, leading=_leading(ctx, icon, chosen),
                                 trailing=None if selecting or fixed else more,
                                 on_click=toggle if selecting and not fixed else on_open,
-                                on_long_click=None if fixed else toggle, rid="file",
+                                on_long_click=None if fixed else toggle, rid=rid,
                                 desc=("Selected, " if chosen else "") + name,
                                 theme=ctx.theme))
 
@@ -167,7 +168,7 @@ def file_row(ctx: Ctx, f: dict[str, Any]) -> Row:
 
 def folder_row(ctx: Ctx, path: str, count: int) -> Row:
     return entry_row(ctx, path, f"{count} item{'s' if count != 1 else ''}" if count else "Empty",
-                     "folder", ctx.go("folder", path=path))
+                     "folder", ctx.go("folder", path=path), rid="folder")
 
 
 # -- dialogs and sheets shared by the list screens and the preview ---------------------------------
