@@ -57,6 +57,8 @@ class Settings:
         train_steps: optimizer steps of that fine-tuning (one episode per step, the two
             labels drawn equally often).
         lr: its learning rate (AdamW).
+        eval_split: the tasks measured on: "test" (held out) or "train" (the tasks a
+            fine-tuned judge saw, on other seeds: how well it fits what it was taught).
     """
 
     model: str | None = None
@@ -70,6 +72,7 @@ class Settings:
     train_seeds: int = 0
     train_steps: int = 600
     lr: float = 1e-3
+    eval_split: str = "test"
 
 
 class NearMissAgent:
@@ -190,8 +193,8 @@ def finetune(lm: Any, s: Settings) -> str:
 def measure(s: Settings) -> tuple[list[dict[str, Any]], str, float, list[str]]:
     """Every test task x kind x seed: the verifier's outcome and the judge's verdict."""
     judge, what = make_judge(s)
-    tasks = [t for t, cls in all_tasks().items() if cls.split == "test"]
-    env = PhoneEnv(tasks, split="test", obs_mode="all" if s.screenshots else "a11y")
+    tasks = [t for t, cls in all_tasks().items() if cls.split == s.eval_split]
+    env = PhoneEnv(tasks, split=s.eval_split, obs_mode="all" if s.screenshots else "a11y")
     rows = []
     skipped: list[str] = []
     start = time.perf_counter()
@@ -250,9 +253,12 @@ def reading(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def report(rows: Sequence[dict[str, Any]], what: str, seconds: float, command: str,
-           skipped: Sequence[str] = ()) -> str:
+           skipped: Sequence[str] = (), split: str = "test") -> str:
     """The Markdown section for docs/results.md."""
     n_tasks = len({r["task"] for r in rows})
+    which = ("held-out test-split tasks with their test wordings" if split == "test" else
+             "train-split tasks with their train wordings (seeds 0.., not the fine-tuning "
+             "seeds 100..)")
     skips = "".join(f"\n- skipped (the episode maker failed): {x}" for x in skipped)
     return f"""## The judge against the verifiers
 
@@ -260,13 +266,13 @@ A judge reads only what a judge of a real phone could: the goal, the agent's act
 the phone's errors and the final answer) and the element lists of the last two screens
 (`baselines/judge.py`). It never reads the verifier, the probes or app state. Its reply must
 be exactly `{{"success": true|false, "reason": "..."}}`; anything else counts as a failure
-verdict. Episodes: the {n_tasks} held-out test-split tasks with their test wordings; per task
-and seed, the oracle's episode (a success), the near miss (almost right, then a claim of
-success: a failure) and the random agent's (a failure unless it stumbles on the goal).
+verdict. Episodes: the {n_tasks} {which}; per task and seed, the oracle's episode
+(a success), the near miss (almost right, then a claim of success: a failure) and the random
+agent's (a failure unless it stumbles on the goal).
 Precision: of the episodes the judge passed, the share the verifier passed; recall: of the
 episodes the verifier passed, the share the judge passed.
 
-Judge: {what}. {len(rows)} test episodes judged in {seconds:.0f} s.
+Judge: {what}. {len(rows)} {split}-split episodes judged in {seconds:.0f} s.
 
 ```
 {command}
@@ -298,6 +304,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                    help="fine-tune the local judge on this many seeds of train-task episodes")
     p.add_argument("--train-steps", type=int, default=600)
     p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--eval-split", choices=("test", "train"), default="test",
+                   help="measure on the held-out tasks (default) or on the train tasks")
     a = p.parse_args(argv)
     kinds = tuple(k for k in a.kinds.split(",") if k)
     bad = [k for k in kinds if k not in KINDS]
@@ -305,11 +313,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(f"--kinds: unknown {bad}; known: {list(KINDS)}")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     s = Settings(a.model, a.base_url, a.model_name, a.seeds, kinds, a.max_new_tokens,
-                 a.screenshots, a.out or None, a.train_seeds, a.train_steps, a.lr)
+                 a.screenshots, a.out or None, a.train_seeds, a.train_steps, a.lr,
+                 a.eval_split)
     rows, what, seconds, skipped = measure(s)
     command = "python examples/judge_agreement.py " + shlex.join(
         argv if argv is not None else sys.argv[1:])
-    text = report(rows, what, seconds, command.strip(), skipped)
+    text = report(rows, what, seconds, command.strip(), skipped, s.eval_split)
     print(text)
     if s.out:
         Path(s.out).write_text(text)
