@@ -36,6 +36,7 @@ from phoneworld_gym.contract import (
     Action,
     BoundingBox,
     UIElement,
+    parse_ui_elements,
 )
 
 # one hand-written action of every type, each form of target included
@@ -197,7 +198,14 @@ def test_prompt_from_a_real_screen_holds_goal_history_and_elements() -> None:
     assert '2. {"action_type": "click", "index": 40} -> error: no element 40 on screen\n' \
         in prompt
     assert '3. (no valid action in reply "hmm, let me think")' in prompt
-    assert '[4] TextView text="Contacts" clickable (540,594,794,859)' in prompt
+    # the home screen's Contacts icon, wherever the launcher put it
+    els = parse_ui_elements(obs["a11y"])
+    i = next(i for i, e in enumerate(els) if e.text == "Contacts")
+    b = els[i].bbox_pixels
+    assert b is not None
+    assert (f'\n[{i}] TextView text="Contacts" clickable '
+            f"({int(b.x_min)},{int(b.y_min)},{int(b.x_max)},{int(b.y_max)})\n") in prompt
+    assert prompt.count("\n[") == len(els)  # one line per element
 
 
 def test_history_shows_the_last_steps_numbered_from_the_start() -> None:
