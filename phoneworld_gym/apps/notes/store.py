@@ -58,7 +58,7 @@ def fact_value(kind: str, rng: np.random.Generator) -> str:
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Seven to nine notes: a shopping list, a packing or to-do list, two or three fact
-    notes (a password, a code), gift ideas for people from the life and a reading list;
+    notes (a password, a code), gift ideas for someone from the life and a reading list;
     one or two pinned, some with a colour, edited over the last month."""
     people = list(life.people)
     st: dict[str, Any] = {"notes": [], "next_id": 1, "next_item": 1}
@@ -76,14 +76,16 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     for i in rng.choice(len(FACTS), size=int(rng.integers(2, 4)), replace=False):
         kind, title, form = FACTS[int(i)]
         drafts.append({"title": title, "body": form.format(v=fact_value(kind, rng))})
-    giftees = [people[int(i)] for i in rng.choice(len(people), size=2, replace=False)]
-    drafts.append({"title": "Gift ideas", "body": "; ".join(
-        f"{p.first}: {IDEAS[int(i)]}" for p, i in
-        zip(giftees, rng.choice(len(IDEAS), size=2, replace=False)))})
+    giftee = people[int(rng.integers(len(people)))]
+    ideas = [IDEAS[int(i)] for i in rng.choice(len(IDEAS), size=2, replace=False)]
+    drafts.append({"title": f"Gift for {giftee.first}", "body": f"Maybe {ideas[0]} or "
+                                                               f"{ideas[1]}"})
     books = [BOOKS[int(i)] for i in rng.choice(len(BOOKS), size=3, replace=False)]
     drafts.append({"title": "Books to read", "body": ", ".join(books)})
     if rng.random() < 0.6:
         p = people[int(rng.integers(len(people)))]
+        if p.first == giftee.first:  # titles stay distinct
+            p = next(q for q in people if q.first != giftee.first)
         drafts.append({"title": f"Call {p.first}", "body": f"About the weekend plans, "
                                                           f"{p.phone}"})
     order = [int(i) for i in rng.permutation(len(drafts))]

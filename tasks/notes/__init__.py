@@ -1,0 +1,1 @@
+"""Notes tasks over the app's own tables ``notes/notes`` and ``notes/items`` (PhoneWorld-only)."""

@@ -1,0 +1,290 @@
+"""Notes tasks that change notes: write a note, make a checklist, pin, delete, tick an item
+off, and set a reminder the app does not have (infeasible)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.oracle import tap, type_into
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.notes.common import (
+    LIST_ITEMS,
+    LIST_TITLES,
+    NEW_NOTES,
+    choice,
+    items_of,
+    note_option,
+    open_note,
+    titled,
+    to_main,
+    unused_title,
+)
+from phoneworld_gym.validators import added, changed, expect, same_text
+
+
+def _new_id(before: list[dict[str, Any]]) -> Any:
+    """A predicate: a note id that did not exist at the start (the note made now)."""
+    old = {r["_id"] for r in before}
+    return lambda v: v not in old
+
+
+@register_task
+class NotesCreate(Task):
+    """Write a new text note: exactly one note with that title and text is added."""
+
+    id = "NotesCreate"
+    apps = ("notes",)
+    difficulty = "easy"
+    tags = ("form",)
+    optimal_steps = 5
+    may_change = ("notes/notes",)
+    params_schema = {"title": str, "body": str}
+    template = 'Create a note titled "{title}" that says "{body}".'
+    paraphrases = {
+        "train": ('Make a new note, "{title}", with the text "{body}".',
+                  'Jot down "{body}" in a note called "{title}".'),
+        "test": ('I need to remember this: "{body}". Put it in a note and name it '
+                 '"{title}".',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        title = unused_title(rng, probe, tuple(t for t, _ in NEW_NOTES))
+        body = NEW_NOTES[int(rng.integers(len(NEW_NOTES)))][1]
+        return {"title": title, "body": body}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(added("notes/notes", {"title": same_text(p["title"]),
+                                                 "body": same_text(p["body"]),
+                                                 "checklist": 0, "pinned": 0}))
+
+    def _write(self, device: Device, title: str, body: str) -> Iterator[Action]:
+        yield from to_main(device)
+        yield tap(device, desc="New note")
+        yield type_into(device, title, rid="editable_title")
+        yield type_into(device, body, rid="edit_note_text")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._write(device, self.params["title"], self.params["body"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The right title with another text."""
+        wrong = next(b for _, b in NEW_NOTES if b != self.params["body"])
+        yield from self._write(device, self.params["title"], wrong)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class NotesChecklist(Task):
+    """Make a checklist of three items: one checklist note with that title and exactly its
+    three unchecked items are added."""
+
+    id = "NotesChecklist"
+    apps = ("notes",)
+    difficulty = "medium"
+    tags = ("form",)
+    optimal_steps = 7
+    may_change = ("notes/notes", "notes/items")
+    params_schema = {"title": str, "a": str, "b": str, "c": str}
+    template = 'Make a checklist called "{title}" with {a}, {b} and {c}.'
+    paraphrases = {
+        "train": ('Start a new list named "{title}": {a}, {b}, {c}.',
+                  'Create a to-do list "{title}" with the items {a}, {b} and {c}.'),
+        "test": ('I have to get {a}, {b} and {c}. Put them on a checklist titled '
+                 '"{title}".',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        a, b, c = (LIST_ITEMS[int(i)] for i in rng.choice(len(LIST_ITEMS), size=3,
+                                                          replace=False))
+        return {"title": unused_title(rng, probe, LIST_TITLES), "a": a, "b": b, "c": c}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        new = _new_id(self.before("notes/notes"))
+        return self.expect(
+            added("notes/notes", {"title": same_text(p["title"]), "checklist": 1,
+                                  "pinned": 0}),
+            expect("notes/items", added=[{"note_id": new, "text": same_text(p[k]),
+                                          "checked": 0} for k in ("a", "b", "c")]))
+
+    def _make(self, device: Device, title: str, items: list[str]) -> Iterator[Action]:
+        yield from to_main(device)
+        yield tap(device, desc="New list")
+        yield type_into(device, title, rid="editable_title")
+        for it in items:
+            yield type_into(device, it, rid="add_item_text_view")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        p = self.params
+        yield from self._make(device, p["title"], [p["a"], p["b"], p["c"]])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Forgets the last item."""
+        p = self.params
+        yield from self._make(device, p["title"], [p["a"], p["b"]])
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class NotesPin(Task):
+    """Pin a note: its ``pinned`` becomes 1 and nothing else changes."""
+
+    id = "NotesPin"
+    apps = ("notes",)
+    difficulty = "easy"
+    tags = ("long-press", "search")
+    optimal_steps = 6
+    may_change = ("notes/notes",)
+    params_schema = {"title": str, "id": int}
+    template = 'Pin my note "{title}".'
+    paraphrases = {
+        "train": ('Pin "{title}" to the top of my notes.',
+                  'Keep the "{title}" note pinned.'),
+        "test": ('I want "{title}" to stay above all my other notes; make that happen.',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        r = choice(rng, [r for r in titled(probe) if not r["pinned"]])
+        return {"title": r["title"], "id": int(r["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(changed("notes/notes", self.params["id"], pinned=1))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from note_option(device, self.params["title"], "Pin")
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Pins another note."""
+        wrong = next(r["title"] for r in titled(device.probe)
+                     if not r["pinned"] and r["_id"] != self.params["id"])
+        yield from note_option(device, wrong, "Pin")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class NotesDelete(Task):
+    """Delete a note: it goes, and with a checklist its items go too."""
+
+    id = "NotesDelete"
+    apps = ("notes",)
+    difficulty = "easy"
+    tags = ("long-press", "search")
+    optimal_steps = 6
+    may_change = ("notes/notes", "notes/items")
+    params_schema = {"title": str, "id": int}
+    template = 'Delete the note "{title}".'
+    paraphrases = {
+        "train": ('Remove my "{title}" note.', 'Throw away the note called "{title}".'),
+        "test": ('I no longer need "{title}" in my notes; get rid of it.',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        r = choice(rng, titled(probe))
+        return {"title": r["title"], "id": int(r["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        items = [r["_id"] for r in items_of(self.before("notes/items"), self.params["id"])]
+        return self.expect(expect("notes/notes", removed=[self.params["id"]]),
+                           expect("notes/items", removed=items))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from note_option(device, self.params["title"], "Delete")
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Deletes another note."""
+        wrong = next(r["title"] for r in titled(device.probe) if r["_id"] != self.params["id"])
+        yield from note_option(device, wrong, "Delete")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class NotesCheckItem(Task):
+    """Tick an item off a checklist: that item's ``checked`` becomes 1, nothing else.
+
+    Fewer goals: the seeded checklists are a shopping list and a packing or to-do list,
+    with four to seven items each, so about thirty distinct items exist over all seeds."""
+
+    id = "NotesCheckItem"
+    apps = ("notes",)
+    difficulty = "medium"
+    tags = ("search", "checkbox")
+    optimal_steps = 6
+    split = "test"
+    may_change = ("notes/items",)
+    params_schema = {"title": str, "item": str, "id": int}
+    template = 'Tick off "{item}" on my "{title}" list.'
+    paraphrases = {
+        "test": ('I\'ve taken care of "{item}". Check it off in "{title}".',
+                 'Mark "{item}" as done on the "{title}" checklist.'),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        items = probe.query("notes/items")
+        lists = [r for r in titled(probe) if r["checklist"]]
+        pool = [(n, i) for n in lists for i in items_of(items, n["_id"]) if not i["checked"]]
+        n, i = pool[int(rng.integers(len(pool)))]
+        return {"title": n["title"], "item": i["text"], "id": int(i["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(changed("notes/items", self.params["id"], checked=1))
+
+    def _tick(self, device: Device, item: str) -> Iterator[Action]:
+        yield from open_note(device, self.params["title"])
+        yield tap(device, text=item, rid="list_item_checkbox")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._tick(device, self.params["item"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Ticks the item next to it."""
+        items = device.probe.query("notes/items")
+        note = next(r["note_id"] for r in items if r["_id"] == self.params["id"])
+        wrong = next(r["text"] for r in items_of(items, note)
+                     if not r["checked"] and r["_id"] != self.params["id"])
+        yield from self._tick(device, wrong)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class NotesSetReminder(Task):
+    """Infeasible by design: this notes app has no reminders, so a note cannot remind the
+    owner at a time; the right move is to look and say so."""
+
+    id = "NotesSetReminder"
+    apps = ("notes",)
+    difficulty = "medium"
+    tags = ("infeasible",)
+    optimal_steps = 5
+    feasible = False
+    params_schema = {"title": str, "time": str}
+    template = 'Set a reminder on my note "{title}" for {time} today.'
+    paraphrases = {
+        "train": ('Have the "{title}" note remind me at {time} today.',),
+        "test": ('At {time} today I want my phone to alert me about the "{title}" note.',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        r = choice(rng, titled(probe))
+        hour = int(rng.integers(1, 10))
+        return {"title": r["title"], "time": f"{hour}:{'00' if rng.random() < 0.5 else '30'} pm"}
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_note(device, self.params["title"])
+        yield Action("status", goal_status="infeasible")
