@@ -91,6 +91,8 @@ class PhoneWorldProbe:
             return intents.RESOLVER_PACKAGE
         if w.foreground in (LAUNCHER, RECENTS):
             return launcher.PACKAGE
+        if self._device.compositor.pending_permission() is not None:
+            return intents.PERMISSION_PACKAGE  # the runtime permission dialog is in front
         return str(self._device.apps[w.foreground].package)
 
     def setting(self, namespace: str, key: str) -> str | None:
