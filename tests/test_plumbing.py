@@ -167,12 +167,14 @@ def test_permission_dialog_covers_the_screen_until_answered(monkeypatch):
         d.execute(Action("open_app", app_name="Contacts"))
         els = d.ui_elements()
         assert d.screen.package == intents.PERMISSION_PACKAGE
+        assert d.probe.foreground_app() == intents.PERMISSION_PACKAGE
         assert any(e.text == "Allow Contacts to access this device's location?" for e in els)
         # the app below is not in the dump and cannot be tapped through the scrim
         assert find(d, rid="search_bar") is None
         assert d.execute(tap(d, text=choice)) == ""
         assert d.world.permissions == {"contacts": {"location": stored}}
         assert d.screen.package == get_app("contacts").package
+        assert d.probe.foreground_app() == get_app("contacts").package
         assert find(d, rid="search_bar") is not None
     # back on the dialog is "Don't allow"
     d = PhoneWorldDevice(apps=["contacts"])
