@@ -208,14 +208,15 @@ class EmailMoveToLabel(Task):
     difficulty = "medium"
     tags = ("search",)
     optimal_steps = 7
+    split = "test"
     may_change = (MAIL,)
     params_schema = {"name": str, "id": int, "subject": str, "label": str}
     template = 'Move the email "{subject}" from {name} to the {label} folder.'
     paraphrases = {
-        "train": ('File {name}\'s email "{subject}" under the {label} label.',
-                  'Put the message "{subject}" that {name} sent into {label}.'),
-        "test": ('Label {name}\'s "{subject}" email as {label} and take it out of where it '
-                 'is now.',),
+        "test": ('File {name}\'s email "{subject}" under the {label} label.',
+                 'Put the message "{subject}" that {name} sent into {label}.',
+                 'Label {name}\'s "{subject}" email as {label} and take it out of where it '
+                 'is now.'),
     }
 
     @classmethod
