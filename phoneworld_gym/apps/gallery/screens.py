@@ -34,6 +34,8 @@ def photos(ctx: Ctx) -> list[dict[str, Any]]:
         if f["path"] not in ctx.store["meta"]:
             sha = f["sha256"]
             if sha not in _PLACES:
+                if len(_PLACES) > 4096:  # a bound, not an LRU: entries are a few bytes
+                    _PLACES.clear()
                 _PLACES[sha] = pictures.exif_place(ctx.read_file(f["path"]))
             place = _PLACES[sha]
         out.append(gs.describe(ctx.store, f, place, ctx.now))
