@@ -382,3 +382,19 @@ def test_add_note_fixture_checks_its_arguments():
                       ({"title": "A", "pinned": 1}, "pinned")):
         with pytest.raises(ValueError, match=words):
             d.fixture("notes", "add_note", **kw)
+
+
+def test_a_sideways_swipe_on_a_card_deletes_that_note_only():
+    d = _device("notes", seed=3)
+    notes, items = d.probe.query("notes/notes"), d.probe.query("notes/items")
+    _ok(d, Action("open_app", app_name="Notes"))
+    i = find(d, rid="browse_note_interior_content")
+    assert i is not None
+    title = (d.ui_elements()[i].content_description or "").removesuffix(", pinned")
+    gone = next(r for r in notes if r["title"] == title)
+    d.execute(Action("swipe", direction="up", index=i))  # a vertical swipe only scrolls
+    assert d.probe.query("notes/notes") == notes
+    _ok(d, Action("swipe", direction="left", index=find(d, desc=title, contains=True)))
+    assert d.world.toast["text"] == "Note deleted"
+    assert d.probe.query("notes/notes") == [r for r in notes if r["_id"] != gone["_id"]]
+    assert d.probe.query("notes/items") == [r for r in items if r["note_id"] != gone["_id"]]

@@ -9,9 +9,9 @@ from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.notes import store as ns
-from phoneworld_gym.apps.notes.widgets import bottom_sheet, search_suggestions
 from phoneworld_gym.ui import controls
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.sheets import bottom_sheet, search_suggestions, swipe_to_dismiss
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
 GAP = dp(8)
@@ -20,7 +20,8 @@ GAP = dp(8)
 # -- cards -------------------------------------------------------------------------------------
 def card(ctx: Ctx, n: dict[str, Any]) -> View:
     """A note's card: its title, then the text (or the unchecked items and a count of the
-    checked ones). A tap opens it, a long press opens its options."""
+    checked ones). A tap opens it, a long press opens its options, a swipe sideways deletes
+    it."""
     kids: list[View] = []
     if n["title"]:
         kids.append(Text(n["title"], size=16, weight="medium", color=ctx.theme.on_surface,
@@ -48,12 +49,17 @@ def card(ctx: Ctx, n: dict[str, Any]) -> View:
         kids.append(Text("Empty note", size=14, color=ctx.theme.on_surface_variant))
     bg = ns.PALETTE[n["color"] % len(ns.PALETTE)]
     label = n["title"] or (n["body"][:30] if n["items"] is None else "List")
-    return Column(kids, gap=dp(6), padding=(dp(14), dp(12), dp(14), dp(14)), bg=bg,
+    def dismiss() -> None:
+        ns.delete(ctx.store, n["id"])
+        ctx.toast("Note deleted")
+
+    view = Column(kids, gap=dp(6), padding=(dp(14), dp(12), dp(14), dp(14)), bg=bg,
                   radius=dp(12), border=ctx.theme.outline_variant if n["color"] == 0 else None,
                   border_width=3, on_click=ctx.go("edit", id=n["id"]),
                   on_long_click=ctx.show_dialog("options", id=n["id"]),
                   desc=f"{label}{', pinned' if n['pinned'] else ''}",
                   cls="android.widget.FrameLayout", rid="browse_note_interior_content")
+    return swipe_to_dismiss(view, dismiss)
 
 
 def grid(ctx: Ctx, notes: list[dict[str, Any]]) -> View:

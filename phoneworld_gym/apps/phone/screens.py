@@ -8,9 +8,9 @@ from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.phone import store as ps
-from phoneworld_gym.apps.phone.widgets import popup_menu
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.sheets import popup_menu
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 
 TINTS = [(66, 133, 244), (219, 68, 55), (15, 157, 88), (171, 71, 188), (255, 112, 67),
