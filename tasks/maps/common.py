@@ -20,6 +20,7 @@ from phoneworld_gym.oracle import find, scroll_to, tap, type_into
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 WALK_MPH = 3.0
+PACKAGE = "com.phoneworld.maps"
 
 
 def places(probe: Probe) -> list[Row]:
@@ -55,12 +56,17 @@ def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
 
 
 def to_explore(device: Device) -> Iterator[Action]:
-    """Open Maps and back out to the Explore map."""
+    """Open Maps and get back to the Explore map (its tab in the bottom bar, or back)."""
     yield Action("open_app", app_name="Maps")
     for _ in range(6):
         if find(device, rid="search_bar") is not None:
             return
-        yield Action("navigate_back")
+        if find(device, desc="Explore", rid="nav_explore") is not None:
+            yield tap(device, desc="Explore", rid="nav_explore")
+        elif device.probe.foreground_app() != PACKAGE:
+            yield Action("open_app", app_name="Maps")
+        else:
+            yield Action("navigate_back")
 
 
 def open_place(device: Device, name: str) -> Iterator[Action]:
