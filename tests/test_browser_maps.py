@@ -140,6 +140,11 @@ def test_an_https_link_from_another_app_opens_a_custom_tab(monkeypatch):
     assert len(d.probe.query("browser/history")) == history + 1
     _do(d, Action("navigate_back"))
     assert text_of(d, rid="top_story") == top["headline"]
+    # back on its first page returns to the app whose link opened it
+    _do(d, Action("navigate_back"))
+    assert d.probe.foreground_app() == get_app("contacts").package
+    _do(d, tap(d, rid="news_link"))
+    assert d.world.stacks["browser"][-1]["screen"] == "link"
     tabs = len(d.probe.query("browser/tabs"))
     _do(d, tap(d, desc="More options"))
     _do(d, tap(d, text="Open in Chrome"))
@@ -435,3 +440,5 @@ def test_long_press_on_a_link_offers_new_tab_preview_and_copy():
     _do(d, tap(d, text="Preview page"))
     assert d.world.stacks["browser"][-1]["screen"] == "link"
     assert text_of(d, rid="headline") == top
+    _do(d, tap(d, desc="Close tab"))  # a preview closes back to the page it came from
+    assert d.probe.foreground_app() == BROWSER and text_of(d, rid="top_story") == top

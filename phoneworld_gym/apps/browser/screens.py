@@ -83,7 +83,7 @@ def _link_menu(ctx: Ctx) -> Column:
 
     def preview() -> None:
         ctx.close_dialog()
-        ctx.push("link", uri=url)
+        ctx.push("link", uri=url, preview=True)
 
     def copy() -> None:
         ctx.close_dialog()
@@ -428,17 +428,27 @@ def link(ctx: Ctx) -> Page:
         now = bs.toggle_bookmark(s, url)
         ctx.toast("Bookmarked" if now else "Bookmark removed")
 
+    def close() -> None:
+        """Close the Custom Tab: back to the app whose link opened it (a link's tab lives in
+        its caller's task on Android), or to Chrome for a preview."""
+        caller = next((a for a in ctx.world.recents[1:2] if a != ctx.app.name
+                       and ctx.world.stacks.get(a)), None)
+        ctx.pop()
+        if not ctx.args.get("preview") and caller is not None:
+            ctx.world.bring_to_front(caller)
+
     def on_back() -> bool:
         if len(stack) > 1:
             ctx.state["stack"] = stack[:-1]
             ctx.state.pop("_fields", None)
             ctx.state.pop("_scroll", None)
             return True
-        return False
+        close()
+        return True
 
     title = bs.title_of(s, url)
     toolbar = Row([
-        w.icon_button("close", "Close tab", ctx.pop, rid="close_button", theme=ctx.theme),
+        w.icon_button("close", "Close tab", close, rid="close_button", theme=ctx.theme),
         Column([Text(title, size=16, max_lines=1, rid="title_bar"),
                 Text(bs.host_of(url), size=12, max_lines=1, rid="url_bar",
                      color=ctx.theme.on_surface_variant)], flex=1),
