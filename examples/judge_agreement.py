@@ -160,34 +160,43 @@ def finetune(lm: Any, s: Settings) -> str:
     env.close()
     if not by_label[True] or not by_label[False]:
         raise SystemExit("fine-tuning needs episodes of both outcomes; add kinds or seeds")
+    # the one token that carries the decision: the first where the two verdicts differ
+    yes, no = (tok(judge_example(EpisodeRecord("", screens=["<hierarchy/>"]), v)[1],
+                   add_special_tokens=False).input_ids for v in (True, False))
+    decisive = next(i for i, (a, b) in enumerate(zip(yes, no)) if a != b)
     rng = np.random.default_rng(0)
     torch.manual_seed(0)
     model = lm.model
     model.train()
     opt = torch.optim.AdamW(model.parameters(), lr=s.lr)
-    losses = []
+    losses, decision = [], []
     for _ in range(s.train_steps):
         pool = by_label[bool(rng.integers(2))]
         prompt, completion = pool[int(rng.integers(len(pool)))]
         ids = torch.tensor([prompt + completion], device=lm.device)
-        labels = torch.tensor([[-100] * len(prompt) + completion], device=lm.device)
-        loss = model(input_ids=ids, labels=labels).loss
+        logits = model(input_ids=ids).logits[0, len(prompt) - 1:-1]
+        per_token = torch.nn.functional.cross_entropy(
+            logits.float(), torch.tensor(completion, device=lm.device), reduction="none")
+        loss = per_token.mean()
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         losses.append(loss.item())
+        decision.append(per_token[decisive].item())
         if len(losses) % 100 == 0:
             print(f"judge fine-tuning: step {len(losses)}/{s.train_steps}, mean loss over "
-                  f"the last 100 {sum(losses[-100:]) / 100:.3f}", file=sys.stderr, flush=True)
+                  f"the last 100 {sum(losses[-100:]) / 100:.3f}, on the true/false token "
+                  f"{sum(decision[-100:]) / 100:.3f}", file=sys.stderr, flush=True)
     model.eval()
-    tail = losses[-50:]
+    k = min(100, len(losses))
     n = len(by_label[True]) + len(by_label[False])
     return (f", fine-tuned here for {s.train_steps} steps (AdamW, lr {s.lr}, one episode a "
             f"step, both labels equally often) on {n} verifier-labelled episodes of the "
             f"{len(tasks)} train-split tasks ({len(by_label[True])} successes; seeds 100.."
-            f"{99 + s.train_seeds}; {len(skipped)} skipped); mean loss over the last "
-            f"{len(tail)} steps {sum(tail) / len(tail):.3f}")
+            f"{99 + s.train_seeds}; {len(skipped)} skipped). Over the last {k} steps the "
+            f"mean loss per verdict token was {sum(losses[-k:]) / k:.3f} and on the one "
+            f"true/false token {sum(decision[-k:]) / k:.3f} nats (a coin toss: ln 2 = 0.693)")
 
 
 def measure(s: Settings) -> tuple[list[dict[str, Any]], str, float, list[str]]:
