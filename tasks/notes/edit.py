@@ -288,3 +288,59 @@ class NotesSetReminder(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_note(device, self.params["title"])
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class NotesAddToList(Task):
+    """Add two items to a checklist and tick off one that was there: exactly two unchecked
+    items with those texts join that note, and the named item's ``checked`` becomes 1."""
+
+    id = "NotesAddToList"
+    apps = ("notes",)
+    difficulty = "hard"
+    tags = ("search", "checkbox", "form")
+    optimal_steps = 8
+    may_change = ("notes/items",)
+    params_schema = {"title": str, "a": str, "b": str, "done": str, "note_id": int,
+                     "done_id": int}
+    template = 'Add {a} and {b} to my "{title}" list, then tick off "{done}".'
+    paraphrases = {
+        "train": ('On the "{title}" checklist, check "{done}" and add {a} and {b}.',
+                  'Put {a} and {b} on "{title}" and mark "{done}" as done.'),
+        "test": ('I\'ve dealt with "{done}", but I still need {a} and {b}. Update my '
+                 '"{title}" list.',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        items = probe.query("notes/items")
+        pool = [(n, i) for n in titled(probe) if n["checklist"]
+                for i in items_of(items, n["_id"]) if not i["checked"]]
+        n, done = pool[int(rng.integers(len(pool)))]
+        have = {i["text"].lower() for i in items_of(items, n["_id"])}
+        free = [t for t in LIST_ITEMS if t.lower() not in have]
+        a, b = (free[int(k)] for k in rng.choice(len(free), size=2, replace=False))
+        return {"title": n["title"], "a": a, "b": b, "done": done["text"],
+                "note_id": int(n["_id"]), "done_id": int(done["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(expect("notes/items", added=[
+            {"note_id": p["note_id"], "text": same_text(p[k]), "checked": 0} for k in "ab"],
+            changed={p["done_id"]: {"checked": 1}}))
+
+    def _update(self, device: Device, add: list[str], tick: bool) -> Iterator[Action]:
+        yield from open_note(device, self.params["title"])
+        if tick:
+            yield tap(device, text=self.params["done"], rid="list_item_checkbox")
+        for it in add:
+            yield type_into(device, it, rid="add_item_text_view")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._update(device, [self.params["a"], self.params["b"]], True)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Adds both items but forgets to tick the done one off."""
+        yield from self._update(device, [self.params["a"], self.params["b"]], False)
+        yield Action("status", goal_status="complete")

@@ -294,3 +294,55 @@ class PhonePlayRecording(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_contact(device, self.params["name"])
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class PhoneBlockAndClear(Task):
+    """Block a stranger who called and clear every call with them from the log: the number
+    is added to ``phone/blocked`` and exactly its ``call_log`` rows are removed."""
+
+    id = "PhoneBlockAndClear"
+    apps = ("phone",)
+    difficulty = "hard"
+    tags = ("search", "dialog")
+    optimal_steps = 7
+    may_change = ("call_log", "phone/blocked")
+    params_schema = {"number": str}
+    template = "Block {number} and remove all of its calls from my call log."
+    paraphrases = {
+        "train": ("I never want to hear from {number} again: block it and wipe its calls "
+                  "from Recents.",
+                  "Delete every call with {number} from my history, and block that number."),
+        "test": ("Get {number} out of my call history completely and make sure it can't "
+                 "call me again.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        return PhoneBlockCaller.generate_params(rng, probe)
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        ids = [r["_id"] for r in calls_with(self.before("call_log"), self.params["number"])]
+        return self.expect(removed("call_log", *ids),
+                           added("phone/blocked", {"number": same_phone(self.params["number"])}))
+
+    def _block_and_clear(self, device: Device, number: str, clear: bool) -> Iterator[Action]:
+        yield from to_main(device)
+        yield type_into(device, key(number), rid="search_box")
+        i = find(device, rid="call_log_row")
+        if i is None:
+            raise OracleError(f"no call from {number} in Recents")
+        yield Action("click", index=i)
+        yield tap(device, rid="block_action")
+        if clear:
+            yield tap(device, desc="Delete call history")
+            yield tap(device, text="Delete", cls="Button")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._block_and_clear(device, self.params["number"], True)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Blocks the number but leaves its calls in the log."""
+        yield from self._block_and_clear(device, self.params["number"], False)
+        yield Action("status", goal_status="complete")

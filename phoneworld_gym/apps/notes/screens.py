@@ -273,6 +273,7 @@ def edit(ctx: Ctx) -> Page:
         ns.add_item(ctx.store, cur, text)
         ns.touch(cur, ctx.now)
         on_new_item("")
+        ctx.state.setdefault("_scroll", {})["main"] = 10 ** 7  # the field stays in view
 
     title = n["title"] if n is not None else title_draft
     kids: list[View] = [w.text_field("title", title, on_text=setter("title", on_title_draft),
