@@ -1,6 +1,7 @@
 """Cross-app tasks with Maps and Chrome: an address carried from Contacts through Maps'
 Share into a text, a place's phone number from Maps into a new contact, a walking time from
-Maps into a text, and a link texted by a friend bookmarked in Chrome.
+Maps into a text, a place's address from Maps as a calendar event's location, and a link
+texted by a friend bookmarked in Chrome.
 
 ``CrossAppShareHomeAddress`` reads and checks only common tables (``contacts``, ``sms``), so it
 runs on a real phone; the others read what Maps and Chrome serve (``maps/places``,
@@ -22,6 +23,7 @@ from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.browser.common import bookmark_here, of_kind, open_url
+from phoneworld_gym.tasks.calendar.common import TODAY, clock, create_event, day_words, epoch_ms
 from phoneworld_gym.tasks.contacts.common import open_contact, same_name
 from phoneworld_gym.tasks.maps.common import (
     businesses,
@@ -306,3 +308,75 @@ class CrossAppBookmarkTextedLink(Task):
         yield from open_url(device, other["_id"])
         yield from bookmark_here(device)
         yield Action("status", goal_status="complete")
+
+
+@register_task
+class CrossAppEventAtPlace(Task):
+    """Read a business's address in Maps and put it as the location of a new calendar event:
+    one ``calendar`` row with the title, times and an ``eventLocation`` holding that address
+    (the place's name may come with it)."""
+
+    id = "CrossAppEventAtPlace"
+    apps = ("maps", "calendar")
+    category = "cross-app"
+    difficulty = "hard"
+    tags = ("read-then-write", "form", "date-picker")
+    optimal_steps = 17
+    max_steps = 40
+    may_change = ("calendar",)
+    params_schema = {"title": str, "place": str, "key": str, "date": str, "day": str,
+                     "start": str, "end": str}
+    template = ('Add "{title}" to my calendar on {day} from {start} to {end}, with the address '
+                "of {place} from Maps as the location.")
+    paraphrases = {
+        "train": ('Schedule "{title}" for {day}, {start} to {end}. Set the location to '
+                  "{place}'s address as Maps shows it.",
+                  "Look up {place} in Maps and create a calendar event \"{title}\" there on "
+                  "{day} from {start} until {end}, with its address as the location."),
+        "test": ('I\'m meeting at {place} on {day} from {start} to {end}. Put "{title}" in my '
+                 "calendar with the address from Maps.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        place = _pick(rng, businesses(probe))
+        person = _pick(rng, [r for r in probe.contacts() if r["display_name"]])
+        day = TODAY + dt.timedelta(days=int(rng.integers(1, 30)))
+        start = dt.time(int(rng.integers(9, 19)), int(rng.choice([0, 30])))
+        end = (dt.datetime.combine(day, start) + dt.timedelta(hours=1)).time()
+        what = ("Coffee", "Lunch", "Catch-up", "Meeting")[int(rng.integers(4))]
+        return {"title": f"{what} with {person['display_name'].split()[0]}",
+                "place": place["name"], "key": place["_id"], "date": day.isoformat(),
+                "day": day_words(day), "start": clock(start), "end": clock(end)}
+
+    def _times(self) -> tuple[dt.date, dt.time, dt.time]:
+        p = self.params
+        return (dt.date.fromisoformat(p["date"]), dt.datetime.strptime(p["start"], "%I:%M %p")
+                .time(), dt.datetime.strptime(p["end"], "%I:%M %p").time())
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        day, start, end = self._times()
+        address = by_key(places(device.probe), self.params["key"])["address"]
+        return self.expect(added("calendar", {
+            "title": same_text(self.params["title"]),
+            "dtstart": epoch_ms(dt.datetime.combine(day, start)),
+            "dtend": epoch_ms(dt.datetime.combine(day, end)),
+            "eventLocation": _contains(address)}))
+
+    def _add(self, device: Device, address: str) -> Iterator[Action]:
+        day, start, end = self._times()
+        yield from create_event(device, self.params["title"], day, start, end, location=address)
+        yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_place(device, self.params["place"])
+        address = text_of(device, rid="address_title") or ""
+        yield from self._add(device, address)
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Uses the address of another business of the same kind."""
+        rows = businesses(device.probe)
+        me = by_key(rows, self.params["key"])
+        same = [r for r in rows if r["_id"] != me["_id"] and r["category"] == me["category"]]
+        other = (same or [r for r in rows if r["_id"] != me["_id"]])[0]
+        yield from self._add(device, other["address"])
