@@ -102,6 +102,21 @@ def test_a_file_shared_from_files_becomes_an_email_attachment(device):
     assert files(d) == start_files  # sharing copies nothing into storage
 
 
+def test_shared_text_becomes_the_body_and_the_subject(device):
+    """What another app's Share button posts (here set as the pending share, as Notes or
+    Maps post it) reaches compose through the share sheet's Email cell."""
+    d = device
+    act(d, Action("open_app", app_name="Files"))
+    d.world.system_ui = {"kind": "share", "from": "files", "mime": "text/plain",
+                         "text": "Meet at 5 by the fountain", "subject": "Plan", "path": None}
+    d.invalidate()
+    act(d, tap(d, desc="Email", rid="sharesheet_target"))
+    assert screen_of(d, "email") == "compose"
+    assert text_of(d, rid="body") == "Meet at 5 by the fountain"
+    assert text_of(d, rid="subject") == "Plan"
+    assert find(d, rid="attachment_name") is None
+
+
 def test_attach_from_the_picker_and_remove_again(device):
     d = device
     d.push_file("/sdcard/Documents/plan.txt", b"the plan")
