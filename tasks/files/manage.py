@@ -11,7 +11,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.oracle import tap, type_into
+from phoneworld_gym.oracle import elements, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.files.common import (
     DOCUMENTS,
@@ -301,4 +301,70 @@ class FilesMoveToSdCard(_OneFile):
         yield from item_menu(device, self.params["name"])
         yield tap(device, text="Move to", rid="sheet_item")
         yield from pick_destination(device, DOCUMENTS)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class FilesDeleteLargest(Task):
+    """Delete the largest file directly in Downloads: only that row is removed. Setup pushes
+    two files, one of them larger than anything there (so the largest is unique) and one
+    just smaller (the likely mix-up).
+
+    Fewer goals: the goal names no file; which file is the largest changes with the seed."""
+
+    id = "FilesDeleteLargest"
+    apps = ("files",)
+    difficulty = "hard"
+    tags = ("sort",)
+    optimal_steps = 8
+    may_change = (FILES,)
+    params_schema = {"name": str, "size": int, "runner_up": str}
+    template = "Delete the largest file in my Download folder."
+    paraphrases = {
+        "train": ("Free some space: remove whichever file in Downloads is the biggest.",
+                  "Find the biggest file in my downloads and delete it."),
+        "test": ("My Download folder is getting full. Get rid of its single largest file.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        here = [int(r["size"]) for r in probe.query(FILES)
+                if str(r["_id"]).startswith(DOWNLOAD + "/")
+                and "/" not in str(r["_id"])[len(DOWNLOAD) + 1:]]
+        name = new_file(rng)
+        runner_up = new_file(rng)
+        while runner_up == name:
+            runner_up = new_file(rng)
+        return {"name": name, "size": max(here, default=0) + int(rng.integers(600, 4000)),
+                "runner_up": runner_up}
+
+    def setup(self, device: Device) -> None:
+        p = self.params
+        device.push_file(f"{DOWNLOAD}/{p['name']}", content(p["name"], p["size"]))
+        device.push_file(f"{DOWNLOAD}/{p['runner_up']}",
+                         content(p["runner_up"], p["size"] - 300))
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        rows = [r for r in self.before(FILES) if str(r["_id"]).startswith(DOWNLOAD + "/")
+                and "/" not in str(r["_id"])[len(DOWNLOAD) + 1:]]
+        largest = max(rows, key=lambda r: int(r["size"]))
+        return self.expect(expect(FILES, removed=[largest["_id"]]))
+
+    def _delete_nth_largest(self, device: Device, nth: int) -> Iterator[Action]:
+        yield from open_folder(device, DOWNLOAD)
+        yield tap(device, desc="Sort")
+        yield tap(device, text="Largest first", rid="sort_option")
+        names = [e.text or "" for e in elements(device)
+                 if (e.resource_id or "").endswith("/file_title")]
+        yield from item_menu(device, names[nth])
+        yield tap(device, text="Delete", rid="sheet_item")
+        yield tap(device, text="Delete", rid="button2")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._delete_nth_largest(device, 0)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Deletes the second largest."""
+        yield from self._delete_nth_largest(device, 1)
         yield Action("status", goal_status="complete")
