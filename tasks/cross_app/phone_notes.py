@@ -1,7 +1,8 @@
 """Cross-app tasks that carry information out of Phone and Notes: text the person whose call
 was just missed (Phone -> Messages, only common tables, so it runs on a real phone), save a
-stranger's number from the call log in a note (Phone -> Notes), and send a note to a
-contact through the share sheet (Notes -> Messages)."""
+stranger's number from the call log in a note (Phone -> Notes), send a note to a contact
+through the share sheet (Notes -> Messages), and write tomorrow's events into a note
+(Calendar -> Notes)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.life import random_phone
-from phoneworld_gym.matchers import digits
+from phoneworld_gym.matchers import digits, normalize
 from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.messages.common import SENT, texters
@@ -250,4 +251,114 @@ class CrossAppShareNoteByText(Task):
         """Sends it to someone else (the same first name when there is one)."""
         wrong = other(texters(device.probe), self.params["name"])["display_name"]
         yield from self._share(device, wrong)
+        yield Action("status", goal_status="complete")
+
+
+#: titles of the note tomorrow's plan goes into
+PLAN_TITLES: tuple[str, ...] = ("Tomorrow", "Plans for tomorrow", "Sunday", "Sunday plans",
+                                "Day plan")
+#: events setup adds to tomorrow (none is seeded), and where they are
+PLAN_EVENTS: tuple[str, ...] = ("Brunch with friends", "Dentist", "Farmers market",
+                                "Piano lesson", "Bike repair", "Yoga class", "Car wash",
+                                "Pottery class", "Tennis", "Swimming lesson")
+TOMORROW = dt.date(2026, 3, 15)
+
+
+def _day_ms(day: dt.date, hour: int) -> int:
+    return int(dt.datetime(day.year, day.month, day.day, hour,
+                           tzinfo=dt.timezone.utc).timestamp() * 1000)
+
+
+@register_task
+class CrossAppNoteTomorrowEvents(Task):
+    """Write tomorrow's events into a new note: one text note with that title whose text
+    names every event of tomorrow and none of another day is added. Setup adds two events to
+    tomorrow through the ``calendar`` provider; the day may hold seeded ones too.
+
+    Fewer goals: the goal names only the note's title (five of them); the events vary with
+    the seed and must be read off the calendar."""
+
+    id = "CrossAppNoteTomorrowEvents"
+    apps = ("calendar", "notes")
+    category = "cross-app"
+    difficulty = "hard"
+    tags = ("read-then-write",)
+    optimal_steps = 7
+    may_change = ("notes/notes",)
+    params_schema = {"title": str, "first": str, "second": str, "hour": int}
+    template = 'Make a note titled "{title}" listing all my events tomorrow, separated by ' \
+               'commas.'
+    paraphrases = {
+        "train": ('Write the names of tomorrow\'s calendar events into a new note "{title}", '
+                  'comma separated.',
+                  'Check my calendar for tomorrow and put every event in a note called '
+                  '"{title}" (commas between them).'),
+        "test": ('I want tomorrow\'s schedule in my notes: a note "{title}" with each '
+                 'event\'s name, separated by commas.',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        taken = {r["title"].lower() for r in probe.query("calendar")}
+        free = [t for t in PLAN_EVENTS if t.lower() not in taken]
+        first, second = (free[int(i)] for i in rng.choice(len(free), size=2, replace=False))
+        notes = {r["title"].lower() for r in probe.query("notes/notes")}
+        titles = [t for t in PLAN_TITLES if t.lower() not in notes]
+        return {"title": titles[int(rng.integers(len(titles)))], "first": first,
+                "second": second, "hour": int(rng.integers(8, 12))}
+
+    def setup(self, device: Device) -> None:
+        p = self.params
+        for title, hour in ((p["first"], p["hour"]), (p["second"], p["hour"] + 5)):
+            device.insert("calendar", {"title": title, "dtstart": _day_ms(TOMORROW, hour),
+                                       "dtend": _day_ms(TOMORROW, hour + 1),
+                                       "eventLocation": "", "description": ""})
+
+    def _titles(self) -> tuple[list[str], list[str]]:
+        """(tomorrow's event titles, the other days' titles) at the start."""
+        rows = self.before("calendar")
+        start, end = _day_ms(TOMORROW, 0), _day_ms(TOMORROW + dt.timedelta(days=1), 0)
+        mine = [r["title"] for r in rows if start <= int(r["dtstart"]) < end]
+        others = [r["title"] for r in rows if not start <= int(r["dtstart"]) < end]
+        return mine, others
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        mine, others = self._titles()
+        want = [normalize(t) for t in mine]
+        bad = [normalize(t) for t in others
+               if not any(normalize(t) in m for m in want)]
+
+        def lists_them(v: Any) -> bool:
+            parts = [normalize(x) for x in str(v).split(",") if x.strip()]
+            return sorted(parts) == sorted(want) and not any(b in parts for b in bad)
+
+        return self.expect(added("notes/notes", {"title": same_text(self.params["title"]),
+                                                 "body": lists_them, "checklist": 0,
+                                                 "pinned": 0}))
+
+    def _write(self, device: Device, events: list[str]) -> Iterator[Action]:
+        yield from notes_main(device)
+        yield tap(device, desc="New note")
+        yield type_into(device, self.params["title"], rid="editable_title")
+        yield type_into(device, ", ".join(events), rid="edit_note_text")
+
+    def _read(self, device: Device) -> Iterator[Action]:
+        yield Action("open_app", app_name="Calendar")
+        yield tap(device, desc=f"{TOMORROW.strftime('%A')}, {TOMORROW.strftime('%B')} "
+                               f"{TOMORROW.day}, {TOMORROW.year}", rid="day_cell",
+                  contains=True)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+        events = [e.text or "" for e in elements(device)
+                  if (e.resource_id or "").endswith("/event_title")]
+        yield from self._write(device, events)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Lists every event of tomorrow but the last one."""
+        yield from self._read(device)
+        events = [e.text or "" for e in elements(device)
+                  if (e.resource_id or "").endswith("/event_title")]
+        yield from self._write(device, events[:-1])
         yield Action("status", goal_status="complete")
