@@ -29,10 +29,13 @@ def _jitter(rng: np.random.Generator, c: RGB, k: int = 18) -> RGB:
 
 
 def _gradient(img: Image.Image, top: RGB, bottom: RGB, y1: int, y2: int) -> None:
-    d = ImageDraw.Draw(img)
-    for y in range(y1, y2):
-        t = (y - y1) / max(1, y2 - y1 - 1)
-        d.line([(0, y), (WIDTH, y)], fill=tuple(int(a + (b - a) * t) for a, b in zip(top, bottom)))
+    """Fill rows ``y1``..``y2`` with a vertical gradient (one numpy ramp, not a line per
+    row: drawing a gallery is part of a reset for a new seed)."""
+    n = max(1, y2 - y1)
+    t = np.linspace(0.0, 1.0, n, dtype=np.float32)[:, None]
+    ramp = (np.asarray(top, np.float32) * (1 - t) + np.asarray(bottom, np.float32) * t)
+    band = np.repeat(ramp.astype(np.uint8)[:, None, :], img.width, axis=1)
+    img.paste(Image.fromarray(band, "RGB"), (0, y1))
 
 
 def _sky(img: Image.Image, rng: np.random.Generator, horizon: int) -> None:
