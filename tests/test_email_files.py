@@ -246,6 +246,26 @@ def test_a_new_folder_is_pending_until_a_file_moves_in(device):
     assert d.probe.query("files/folders") == []  # the file now implies the folder
 
 
+def test_empty_folders_follow_a_renamed_parent(device):
+    d = device
+    act(d, Action("open_app", app_name="Files"))
+    act(d, tap(d, rid="internal_storage_title"))
+    act(d, scroll_to(d, text="Documents", rid="folder_title"))
+    act(d, tap(d, text="Documents", rid="folder_title"))
+    act(d, tap(d, desc="New folder"))
+    act(d, type_into(d, "Trips", rid="folder_name"))
+    act(d, tap(d, text="Trips", rid="folder_title"))
+    act(d, tap(d, desc="New folder"))
+    act(d, type_into(d, "Rome", rid="folder_name"))
+    act(d, Action("navigate_back"))
+    before = files(d)
+    item_action(d, "Trips", "Rename")
+    act(d, type_into(d, "Travel", rid="rename_field"))
+    assert d.probe.query("files/folders") == [{"_id": "/sdcard/Documents/Travel"},
+                                              {"_id": "/sdcard/Documents/Travel/Rome"}]
+    assert files(d) == before
+
+
 def test_sort_by_size_puts_the_largest_first(device):
     d = device
     d.push_file(f"{DL}/aaa_small.txt", b"x")

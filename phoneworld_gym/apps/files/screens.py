@@ -84,11 +84,23 @@ def rename(ctx: Ctx, path: str, new_name: str) -> str | None:
         return "Nothing to rename"
     if _exists(ctx, dst):
         return f"\u201c{name}\u201d already exists"
-    if path in ctx.store["folders"]:
-        ctx.store["folders"] = [dst if p == path else p for p in ctx.store["folders"]]
-    else:
+    has_files = any(f["path"].startswith(path + "/") or f["path"] == path
+                    for f in ctx.files(parent(path)))
+    ctx.store["folders"] = _carried(ctx.store["folders"], path, dst, keep=False)
+    if has_files:
         ctx.move_file(path, dst)
     return None
+
+
+def _carried(pending: list[str], src: str, dst: str, *, keep: bool) -> list[str]:
+    """Pending (empty) folders after ``src`` moves (``keep``: is copied) to ``dst``: those at
+    or under ``src`` follow it."""
+    def under(p: str) -> bool:
+        return p == src or p.startswith(src + "/")
+
+    moved = [dst + p[len(src):] for p in pending if under(p)]
+    kept = pending if keep else [p for p in pending if not under(p)]
+    return kept + [p for p in moved if p not in kept]
 
 
 def delete(ctx: Ctx, paths: list[str]) -> None:
@@ -111,11 +123,10 @@ def transfer(ctx: Ctx, paths: list[str], dest: str, *, keep: bool) -> str:
         if dest.rstrip("/") == p or dest.startswith(p + "/"):
             return "Can't move a folder into itself"
         dst = _free(ctx, f"{dest.rstrip('/')}/{base(p)}")
-        if p in ctx.store["folders"]:
-            if not keep:
-                ctx.store["folders"] = [x for x in ctx.store["folders"] if x != p]
-            ctx.store["folders"].append(dst)
-        else:
+        has_files = any(f["path"].startswith(p + "/") or f["path"] == p
+                        for f in ctx.files(parent(p)))
+        ctx.store["folders"] = _carried(ctx.store["folders"], p, dst, keep=keep)
+        if has_files:
             ctx.move_file(p, dst, keep=keep)
         done += 1
     fs.drop_filled(ctx.store, ctx.files())
