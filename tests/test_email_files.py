@@ -266,6 +266,21 @@ def test_empty_folders_follow_a_renamed_parent(device):
     assert files(d) == before
 
 
+def test_search_finds_files_anywhere_and_its_results_act_like_a_list(device):
+    d = device
+    d.push_file("/sdcard/Documents/deep/inside/needle.txt", b"found")
+    d.push_file(f"{DL}/hay.txt", b"hay")
+    before = files(d)
+    act(d, Action("open_app", app_name="Files"))
+    act(d, tap(d, desc="Search files"))
+    act(d, type_into(d, "NEEDLE", rid="search_bar"))
+    names = [e.text for e in d.ui_elements() if (e.resource_id or "").endswith("/file_title")]
+    assert names == ["needle.txt"]
+    item_action(d, "needle.txt", "Delete")
+    act(d, tap(d, text="Delete", rid="button2"))
+    assert set(before) - set(files(d)) == {"/sdcard/Documents/deep/inside/needle.txt"}
+
+
 def test_sort_by_size_puts_the_largest_first(device):
     d = device
     d.push_file(f"{DL}/aaa_small.txt", b"x")

@@ -30,7 +30,8 @@ class FilesApp(App):
                   surface_container=(240, 244, 249), surface_high=(233, 238, 246))
     main_screen = "main"
     screens = {"main": screens.main, "folder": screens.folder, "category": screens.category,
-               "preview": screens.preview, "pick_folder": screens.pick_folder}
+               "preview": screens.preview, "pick_folder": screens.pick_folder,
+               "search": screens.search}
     providers = {"files/folders": store.provider_rows}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:

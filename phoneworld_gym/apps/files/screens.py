@@ -328,7 +328,8 @@ def _sorter(ctx: Ctx, key: str) -> Handler:
 
 
 def _list_screen(ctx: Ctx, title: str, subtitle: str, folders: dict[str, int],
-                 files: list[dict[str, Any]], folder: str | None) -> Page:
+                 files: list[dict[str, Any]], folder: str | None,
+                 header: View | None = None) -> Page:
     th = ctx.theme
     order = ctx.state.get("sort", "name")
     sel: list[str] = ctx.state.get("sel", [])
@@ -356,7 +357,7 @@ def _list_screen(ctx: Ctx, title: str, subtitle: str, folders: dict[str, int],
                                   rid="delete", theme=th),
                     w.icon_button("more", "More options", ctx.show_dialog("sel"),
                                   rid="selection_more", theme=th)]
-        bar = w.app_bar(f"{len(sel)} selected", on_back=lambda: ctx.state.pop("sel", None),
+        bar: View = w.app_bar(f"{len(sel)} selected", on_back=lambda: ctx.state.pop("sel", None),
                         actions=actions, theme=th, bg=th.surface_high)
         bar.children[0].desc = "Clear selection"
     else:
@@ -366,7 +367,8 @@ def _list_screen(ctx: Ctx, title: str, subtitle: str, folders: dict[str, int],
             actions.append(w.icon_button("circle_plus", "New folder",
                                          _new_folder(ctx, folder), rid="new_folder",
                                          theme=th))
-        bar = w.app_bar(title, on_back=ctx.pop, actions=actions, theme=th)
+        bar = header if header is not None else \
+            w.app_bar(title, on_back=ctx.pop, actions=actions, theme=th)
 
     def back() -> bool:
         if ctx.state.get("sel"):
@@ -422,8 +424,10 @@ def main(ctx: Ctx) -> View:
                           theme=th)
     offset, on_scroll = ctx.scroll()
     return Column([
-        Row([Text("Files", size=22, color=th.on_surface, flex=1, rid="title")],
-            height=dp(64), padding=(w.MARGIN, 0, w.MARGIN, 0)),
+        Row([Text("Files", size=22, color=th.on_surface, flex=1, rid="title"),
+             w.icon_button("search", "Search files", ctx.go("search"), rid="search",
+                           theme=th)],
+            height=dp(64), padding=(w.MARGIN, 0, dp(4), 0)),
         Scroll([w.section("Categories", theme=th),
                 Column(grid, gap=dp(12), padding=(w.MARGIN, dp(4), w.MARGIN, dp(8))),
                 w.section("Storage devices", theme=th), storage],
@@ -541,3 +545,18 @@ def pick_folder(ctx: Ctx) -> View:
         Scroll(rows, offset=offset, on_scroll=on_scroll, rid="folder_list"),
         bar,
     ], bg=th.surface)
+
+
+def search(ctx: Ctx) -> Page:
+    """Search files by name anywhere in storage (results act like any file list)."""
+    th = ctx.theme
+    query, on_query = ctx.field("q")
+    q = query.strip().lower()
+    hits = [f for f in ctx.files("/sdcard/") if q and q in base(f["path"]).lower()]
+    field = w.text_field("q", query, on_text=on_query, hint="Search files", rid="search_bar",
+                         outlined=False, flex=1)
+    header = Row([w.icon_button("back", "Navigate up", ctx.pop, theme=th), field],
+                 gap=dp(4), padding=(dp(4), dp(8), w.MARGIN, dp(8)))
+    summary = (f"{len(hits)} result{'s' if len(hits) != 1 else ''}" if q
+               else "Type a file name")
+    return _list_screen(ctx, "Search", summary, {}, hits, None, header=header)
