@@ -316,3 +316,31 @@ def test_thumbnails_show_the_photos_pixels_and_are_decoded_once() -> None:
     _ok(d, Action("scroll", direction="down"))
     d.screenshot()
     assert gallery_widgets.STATS["decodes"] == made
+
+
+def test_long_press_selects_photos_and_deletes_exactly_those() -> None:
+    d = _device(0)
+    before = _files(d)
+    _ok(d, Action("open_app", app_name="Gallery"))
+    first, third = _element(d, rid="photo"), _element(d, rid="photo", nth=2)
+    _ok(d, Action("long_press", index=find(d, rid="photo")))
+    assert text_of(d, rid="selection_count") == "1 selected"
+    assert _element(d, rid="photo").is_checked
+    _ok(d, tap(d, rid="photo", nth=2))  # in selection mode a tap selects
+    _ok(d, tap(d, rid="photo", nth=1))
+    _ok(d, tap(d, rid="photo", nth=1))  # ... and a second tap unselects
+    assert text_of(d, rid="selection_count") == "2 selected"
+    # back ends the selection without deleting; select again and delete
+    _ok(d, Action("navigate_back"))
+    assert find(d, rid="selection_bar") is None and d.world.foreground == "gallery"
+    _ok(d, Action("long_press", index=find(d, rid="photo")))
+    _ok(d, tap(d, rid="photo", nth=2))
+    _ok(d, tap(d, desc="Delete"))
+    assert text_of(d, rid="alertTitle") == "Move 2 items to trash?"
+    _ok(d, tap(d, text="Move to trash"))
+    gone = sorted(set(before) - set(_files(d)))
+    assert len(gone) == 2 and set(_files(d)) <= set(before)
+    assert sorted(f"taken on {_shown(p)}" in first.content_description
+                  or f"taken on {_shown(p)}" in third.content_description for p in gone) \
+        == [True, True]
+    assert sorted(r["_id"] for r in d.probe.query("gallery/trash")) == gone

@@ -70,8 +70,93 @@ def photo_desc(p: dict[str, Any]) -> str:
 
 
 def cells(ctx: Ctx, items: list[dict[str, Any]]) -> list[View]:
-    return [gw.thumb(image(ctx, p), desc=photo_desc(p), favorite=p["favorite"],
-                     on_click=ctx.go("viewer", path=p["path"])) for p in items]
+    """Grid cells: a tap opens the photo; a long press starts selecting (then taps add or
+    remove photos from the selection)."""
+    picked = ctx.state.get("selected")
+    out: list[View] = []
+    for p in items:
+        toggle = _toggle(ctx, p["path"])
+        out.append(gw.thumb(image(ctx, p), desc=photo_desc(p), favorite=p["favorite"],
+                            on_click=toggle if picked is not None
+                            else ctx.go("viewer", path=p["path"]),
+                            on_long_click=toggle,
+                            picked=None if picked is None else p["path"] in picked))
+    return out
+
+
+def _toggle(ctx: Ctx, path: str) -> Handler:
+    def h() -> None:
+        picked = list(ctx.state.get("selected") or [])
+        if path in picked:
+            picked.remove(path)
+        else:
+            picked.append(path)
+        if picked:
+            ctx.state["selected"] = sorted(picked)
+        else:  # the last one unticked: selection mode ends
+            ctx.state.pop("selected", None)
+
+    return h
+
+
+def _end_selection(ctx: Ctx) -> None:
+    ctx.state.pop("selected", None)
+
+
+def selection_bar(ctx: Ctx) -> Row:
+    """The contextual top bar while photos are selected: close, the count, share (one
+    photo), delete."""
+    picked = list(ctx.state.get("selected") or [])
+    actions: list[View] = []
+    if len(picked) == 1:
+        mime = "image/png" if picked[0].endswith(".png") else "image/jpeg"
+        actions.append(w.icon_button("share", "Share", ctx.share(path=picked[0], mime=mime),
+                                     rid="share_selected", theme=ctx.theme))
+    actions.append(w.icon_button("trash", "Delete", ctx.show_dialog("delete_selected"),
+                                 rid="delete_selected", theme=ctx.theme))
+    return Row([w.icon_button("close", "Cancel selection", lambda: _end_selection(ctx),
+                              rid="cancel_selection", theme=ctx.theme),
+                Text(f"{len(picked)} selected", size=20, color=ctx.theme.on_surface, flex=1,
+                     rid="selection_count"),
+                *actions], gap=dp(4), height=dp(64), padding=(dp(4), 0, dp(4), 0),
+               bg=ctx.theme.surface_container, cls="android.widget.LinearLayout",
+               rid="selection_bar")
+
+
+def selectable(ctx: Ctx, header: View, rest: list[View],
+               on_back: Callable[[], bool] | None = None) -> Page:
+    """A grid screen: ``header`` (or the selection bar while selecting) over ``rest``; back
+    ends a selection first; the "Move to trash" dialog for the selected photos."""
+    picking = ctx.state.get("selected") is not None
+
+    def back() -> bool:
+        if picking:
+            _end_selection(ctx)
+            return True
+        return on_back() if on_back is not None else False
+
+    body = Column([selection_bar(ctx) if picking else header, *rest], bg=ctx.theme.surface)
+    dlg = None
+    if ctx.dialog == "delete_selected" and picking:
+        picked = list(ctx.state["selected"])
+
+        def move() -> None:
+            have = {p["path"]: p for p in photos(ctx)}
+            for path in picked:
+                if path in have:
+                    gs.to_trash(ctx.store, have[path], ctx.read_file(path), ctx.now)
+                    ctx.delete_file(path)
+            ctx.close_dialog()
+            _end_selection(ctx)
+            ctx.toast(f"Moved {len(picked)} item{'s' if len(picked) != 1 else ''} to trash")
+
+        n = len(picked)
+        dlg = w.dialog(f"Move {n} item{'s' if n != 1 else ''} to trash?",
+                       "They will be deleted from your device. Items in the trash are "
+                       "deleted forever after 60 days.",
+                       [("Cancel", ctx.close_dialog), ("Move to trash", move)],
+                       theme=ctx.theme)
+    return Page(body, dialog=dlg, on_back=back)
 
 
 def by_day(ctx: Ctx, items: list[dict[str, Any]]) -> list[View]:
@@ -120,21 +205,19 @@ def empty(text: str, ctx: Ctx) -> View:
 
 
 # -- Photos ----------------------------------------------------------------------------------
-def main(ctx: Ctx) -> View:
+def main(ctx: Ctx) -> Page:
     """Every photo, newest first, under date headers."""
     offset, on_scroll = ctx.scroll()
     items = photos(ctx)
     rows = by_day(ctx, items) if items else [empty("No photos yet", ctx)]
     rows.append(w.spacer(dp(16)))
-    return Column([
-        Row([Text("Photos", size=22, weight="medium", color=ctx.theme.on_surface, flex=1,
-                  rid="title"),
-             w.icon_button("search", "Search your photos", _tab(ctx, "search"), rid="search",
-                           theme=ctx.theme)],
-            height=dp(64), padding=(w.MARGIN, 0, dp(4), 0)),
-        Scroll(rows, offset=offset, on_scroll=on_scroll, rid="photos_list"),
-        nav(ctx, "main"),
-    ], bg=ctx.theme.surface)
+    header = Row([Text("Photos", size=22, weight="medium", color=ctx.theme.on_surface, flex=1,
+                       rid="title"),
+                  w.icon_button("search", "Search your photos", _tab(ctx, "search"),
+                                rid="search", theme=ctx.theme)],
+                 height=dp(64), padding=(w.MARGIN, 0, dp(4), 0))
+    return selectable(ctx, header, [Scroll(rows, offset=offset, on_scroll=on_scroll,
+                                           rid="photos_list"), nav(ctx, "main")])
 
 
 # -- Search ----------------------------------------------------------------------------------
@@ -217,7 +300,7 @@ def search(ctx: Ctx) -> Page:
     return Page(body, on_back=_back_to_photos(ctx))
 
 
-def results(ctx: Ctx) -> View:
+def results(ctx: Ctx) -> Page:
     """The photos matching a search, by day."""
     q = str(ctx.args.get("query", ""))
     offset, on_scroll = ctx.scroll()
@@ -227,9 +310,8 @@ def results(ctx: Ctx) -> View:
                              padding=(w.MARGIN, dp(4), w.MARGIN, 0))]
     rows += by_day(ctx, hits) if hits else [empty("No photos found", ctx)]
     rows.append(w.spacer(dp(16)))
-    return Column([w.app_bar(q, on_back=ctx.pop, theme=ctx.theme),
-                   Scroll(rows, offset=offset, on_scroll=on_scroll, rid="results_list")],
-                  bg=ctx.theme.surface)
+    return selectable(ctx, w.app_bar(q, on_back=ctx.pop, theme=ctx.theme),
+                      [Scroll(rows, offset=offset, on_scroll=on_scroll, rid="results_list")])
 
 
 # -- Library: albums, favourites, trash -------------------------------------------------------
@@ -299,7 +381,7 @@ def albums(ctx: Ctx) -> Page:
     return Page(body, on_back=_back_to_photos(ctx))
 
 
-def album(ctx: Ctx) -> View:
+def album(ctx: Ctx) -> Page:
     """One album's photos, newest first."""
     kind, name = str(ctx.args["kind"]), str(ctx.args["name"])
     offset, on_scroll = ctx.scroll()
@@ -308,10 +390,9 @@ def album(ctx: Ctx) -> View:
     rows: list[View] = [gw.grid(cells(ctx, inside))] if inside else [
         empty("No favorites yet" if kind == "favorites" else "No photos in this album", ctx)]
     rows.append(w.spacer(dp(16)))
-    return Column([w.app_bar(name, subtitle=f"{n} item{'s' if n != 1 else ''}",
-                             on_back=ctx.pop, theme=ctx.theme),
-                   Scroll(rows, offset=offset, on_scroll=on_scroll, rid="album_list")],
-                  bg=ctx.theme.surface)
+    return selectable(ctx, w.app_bar(name, subtitle=f"{n} item{'s' if n != 1 else ''}",
+                                     on_back=ctx.pop, theme=ctx.theme),
+                      [Scroll(rows, offset=offset, on_scroll=on_scroll, rid="album_list")])
 
 
 def trash(ctx: Ctx) -> Page:

@@ -78,13 +78,25 @@ def grid(cells: Sequence[View], cols: int = 4, gap: int = dp(2)) -> Column:
 
 
 def thumb(image: PILImage.Image, *, desc: str, on_click: Handler | None, favorite: bool = False,
-          rid: str = "photo") -> View:
+          rid: str = "photo", on_long_click: Handler | None = None,
+          picked: bool | None = None) -> View:
     """One grid cell: the picture (an ``ImageView`` with a content-desc), a small heart on
-    favourites."""
-    pic = Picture(image, desc=desc, on_click=on_click, rid=rid)
+    favourites. While photos are being selected (``picked`` not None) it is checkable, with
+    a tick (selected) or an empty circle in its corner."""
+    pic = Picture(image, desc=desc, on_click=on_click, on_long_click=on_long_click, rid=rid,
+                  checkable=picked is not None, checked=bool(picked), selected=bool(picked))
+    marks: list[View] = []
+    if picked is not None:
+        marks.append(Icon("circle_check" if picked else "circle", size=18, box=26,
+                          color=(26, 115, 232) if picked else (255, 255, 255),
+                          bg=(255, 255, 255) if picked else None, radius=dp(13),
+                          in_dump=False))
     if favorite:
-        heart = Icon("heart", size=14, box=22, color=(255, 255, 255), in_dump=False)
-        pic.children = [Row([heart], padding=(dp(6), dp(6), 0, 0), in_dump=False)]
+        marks.append(Icon("heart", size=14, box=22, color=(255, 255, 255), in_dump=False))
+    if marks:
+        pic.children = [Column([Row(marks, gap=dp(4), padding=(dp(6), dp(6), 0, 0),
+                                    in_dump=False), View(flex=1, in_dump=False)],
+                               in_dump=False)]
     return pic
 
 
