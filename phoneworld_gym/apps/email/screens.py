@@ -572,11 +572,18 @@ def pick_file(ctx: Ctx) -> View:
 
     rows: list[View] = []
     folder = None
-    for f in ctx.files("/sdcard/"):
+    first = ("/sdcard/Download", "/sdcard/Documents")  # where attachments usually come from
+
+    def order(f: dict[str, Any]) -> tuple[int, str]:
+        parent = f["path"].rsplit("/", 1)[0]
+        return (first.index(parent) if parent in first else len(first), f["path"])
+
+    for f in sorted(ctx.files("/sdcard/"), key=order):
         parent = f["path"].rsplit("/", 1)[0]
         if parent != folder:
             folder = parent
-            rows.append(w.section(parent.replace("/sdcard", "Internal storage", 1), theme=th))
+            rows.append(w.section(" › ".join(["Internal storage",
+                                               *parent.split("/")[2:]]), theme=th))
         name = f["path"].rsplit("/", 1)[-1]
         icon = "image" if es.mime_of(name).startswith("image/") else "file_lines"
         row = w.list_item(name, subtitle=size_text(f["size"]),
