@@ -392,17 +392,20 @@ class BrowserReserveTable(Task):
     feasible = False
     tags = ("form",)
     optimal_steps = 3
-    params_schema = {"people": int, "day": str}
-    template = "Reserve a table for {people} at Olive & Thyme for {day} evening on their website."
+    params_schema = {"people": int, "day": str, "place": str}
+    template = "Reserve a table for {people} at {place} for {day} evening on their website."
     paraphrases = {
-        "train": ("Book Olive & Thyme for {people} people on {day} night through their site.",
-                  "Go to oliveandthyme.com and make a dinner reservation for {people} on {day}."),
-        "test": ("We're {people} for dinner on {day}. Get us a table at Olive & Thyme online.",),
+        "train": ("Book {place} for {people} people on {day} night through their site.",
+                  "Go to {place}'s website and make a dinner reservation for {people} on "
+                  "{day}."),
+        "test": ("We're {people} for dinner on {day}. Get us a table at {place} online.",),
     }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"people": int(rng.integers(2, 9)), "day": DAYS[int(rng.integers(7))]}
+        restaurant = next(r for r in pages(probe) if r["kind"] == "restaurant")
+        return {"people": int(rng.integers(2, 9)), "day": DAYS[int(rng.integers(7))],
+                "place": restaurant["name"]}
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_url(device, "oliveandthyme.com")  # "Walk-ins only", no booking
