@@ -4,6 +4,14 @@ An app lives in one folder under ``phoneworld_gym/apps/`` and registers itself w
 :func:`register_app`. Screens are functions of a :class:`Ctx` that return a view tree (or a
 :class:`Page` with a dialog); handlers change the world through the context. Apps never import
 each other: they reach other apps through intents (:meth:`Ctx.start_app`) and the clipboard.
+
+A **mini-app** (``kind = "mini-app"``, ``host = "<super-app>"``) is declared like any app (its
+own folder, store, screens, tables) but is not on the launcher: it opens only from its host
+(:meth:`Ctx.open_mini_app`), as an activity on the *host's* back stack whose screen is named
+``"@<mini>/<screen>"``. Its screens get a :class:`Ctx` whose ``store`` is the mini-app's and
+whose navigation verbs work on the host's stack; the dump shows the host's package, as
+uiautomator shows a WeChat mini program. It hands a result back with
+:meth:`Ctx.share_to_host`.
 """
 
 from __future__ import annotations
@@ -59,6 +67,8 @@ class App:
     label: ClassVar[str]  #: launcher label: "Shopping"
     package: ClassVar[str]  #: Android package: "com.phoneworld.shopping"
     kind: ClassVar[str] = "app"  #: "system", "app" or "mini-app"
+    #: for a mini-app: the name of the super-app it opens inside (None for other apps)
+    host: ClassVar[str | None] = None
     icon: ClassVar[str] = "box"  #: glyph name from ``ui.fonts.ICONS``
     theme: ClassVar[Theme] = DEFAULT_THEME
     main_screen: ClassVar[str] = "main"
@@ -152,6 +162,50 @@ def get_app(name: str) -> App:
     return apps[name]
 
 
+#: the prefix of a mini-app's screen on its host's back stack: ``"@coffee/menu"``
+MINI_PREFIX = "@"
+
+
+def split_screen(screen: str) -> tuple[str | None, str]:
+    """``("coffee", "menu")`` for a mini-app's activity ``"@coffee/menu"``; ``(None, screen)``
+    for a screen of the app itself."""
+    if screen.startswith(MINI_PREFIX) and "/" in screen:
+        mini, local = screen[len(MINI_PREFIX):].split("/", 1)
+        return mini, local
+    return None, screen
+
+
+def mini_screen(mini: str, screen: str) -> str:
+    """The name of a mini-app's screen on its host's back stack."""
+    return f"{MINI_PREFIX}{mini}/{screen}"
+
+
+def activity_ctx(world: World, apps: dict[str, App], app: str, entry: dict[str, Any]) -> Ctx:
+    """The context of ``entry`` on ``app``'s back stack: a mini-app's activity gets the
+    mini-app's context, hosted by ``app``."""
+    mini, _ = split_screen(entry["screen"])
+    host = apps[app]
+    if mini is None:
+        return Ctx(world, host, entry)
+    guest = apps.get(mini)
+    if guest is None or guest.host != host.name:
+        raise KeyError(f"{host.name}'s back stack holds {entry['screen']!r}, but {mini!r} is "
+                       f"not a mini-app installed in {host.name}")
+    return Ctx(world, guest, entry, host=host)
+
+
+def resolve_screen(host: App, screen: str) -> tuple[App, str]:
+    """(the app that draws it, its own screen name) for a screen on ``host``'s back stack;
+    ``KeyError`` when there is no such screen."""
+    mini, local = split_screen(screen)
+    app = host if mini is None else get_app(mini)
+    if mini is not None and app.host != host.name:
+        raise KeyError(f"{mini!r} is not a mini-app of {host.name}")
+    if local not in app.screens:
+        raise KeyError(f"{app.name} has no screen {local!r}")
+    return app, local
+
+
 def post(world: World, app: App, note: dict[str, Any]) -> None:
     """Add one notification from ``app`` to the world (ids count up from 1)."""
     nid = max((n["id"] for n in world.notifications), default=0) + 1
@@ -162,13 +216,31 @@ def post(world: World, app: App, note: dict[str, Any]) -> None:
 
 class Ctx:
     """What a screen and its handlers see: the world, the app's store, this activity's
-    arguments and UI state, and the navigation verbs."""
+    arguments and UI state, and the navigation verbs.
 
-    def __init__(self, world: World, app: App, entry: dict[str, Any]):
+    For a mini-app's screen, ``app`` is the mini-app (its store, theme and screen names) and
+    ``host`` the super-app whose back stack the activity is on; otherwise both are the app."""
+
+    def __init__(self, world: World, app: App, entry: dict[str, Any], host: App | None = None):
         self.world = world
         self.app = app
+        self.host = host if host is not None else app
         self.entry = entry
         self.theme = app.theme
+
+    @property
+    def hosted(self) -> bool:
+        """True on a mini-app's screen (shown inside its host)."""
+        return self.host is not self.app
+
+    @property
+    def screen_name(self) -> str:
+        """This activity's screen, as the app names it (``"menu"``, not ``"@coffee/menu"``)."""
+        return split_screen(self.entry["screen"])[1]
+
+    def render(self) -> View | Page:
+        """Build this activity's screen."""
+        return self.app.screens[self.screen_name](self)
 
     # -- data ----------------------------------------------------------------------------
     @property
@@ -189,12 +261,16 @@ class Ctx:
 
     # -- navigation ----------------------------------------------------------------------
     def _stack(self) -> list[dict[str, Any]]:
-        return self.world.stacks.setdefault(self.app.name, [])
+        return self.world.stacks.setdefault(self.host.name, [])
+
+    def _entry_name(self, screen: str) -> str:
+        """How ``screen`` of this app is named on the back stack it lives on."""
+        return mini_screen(self.app.name, screen) if self.hosted else screen
 
     def push(self, screen: str, **args: Any) -> None:
         """Open a new screen on top of this one."""
         self._check_screen(screen)
-        self._stack().append({"screen": screen, "args": args, "state": {}})
+        self._stack().append({"screen": self._entry_name(screen), "args": args, "state": {}})
         self.world.focus = None
 
     def pop(self) -> None:
@@ -210,18 +286,30 @@ class Ctx:
         """Swap this screen for another."""
         self._check_screen(screen)
         stack = self._stack()
-        stack[-1] = {"screen": screen, "args": args, "state": {}}
+        stack[-1] = {"screen": self._entry_name(screen), "args": args, "state": {}}
         self.world.focus = None
 
     def reset_to(self, screen: str, **args: Any) -> None:
-        """Clear the app's back stack down to one screen."""
+        """Clear the app's back stack down to one screen (a mini-app: its own activities on
+        the host's stack, down to the first one it opened with)."""
         self._check_screen(screen)
-        self.world.stacks[self.app.name] = [{"screen": screen, "args": args, "state": {}}]
+        entry = {"screen": self._entry_name(screen), "args": args, "state": {}}
+        if not self.hosted:
+            self.world.stacks[self.app.name] = [entry]
+        else:
+            stack = self._stack()
+            first = len(stack) - 1
+            while first > 0 and split_screen(stack[first - 1]["screen"])[0] == self.app.name:
+                first -= 1
+            stack[first:] = [entry]
         self.world.focus = None
 
     def start_app(self, app: str, screen: str | None = None, **args: Any) -> None:
         """An intent: bring another app to the front, optionally on a given screen."""
         target = get_app(app)
+        if target.kind == "mini-app":
+            raise ValueError(f"{target.label} opens inside {target.host}: use open_mini_app "
+                             "from there")
         stack = self.world.stacks.setdefault(app, [])
         if screen is not None:
             if screen not in target.screens:
@@ -234,6 +322,60 @@ class Ctx:
     def _check_screen(self, screen: str) -> None:
         if screen not in self.app.screens:
             raise KeyError(f"{self.app.name} has no screen {screen!r}")
+
+    # -- mini-apps -----------------------------------------------------------------------
+    def mini_apps(self) -> list[App]:
+        """The installed mini-apps this (host) app can open, by label."""
+        return sorted((a for a in _APPS.values() if a.host == self.host.name
+                       and a.kind == "mini-app" and a.name in self.world.stores),
+                      key=lambda a: a.label)
+
+    def open_mini_app(self, name: str, screen: str | None = None, **args: Any) -> None:
+        """Open a mini-app inside this host: its screen goes on top of the host's back stack,
+        so back from its first screen returns here."""
+        mini = get_app(name)
+        if mini.kind != "mini-app" or mini.host != self.host.name:
+            raise ValueError(f"{name!r} is not a mini-app of {self.host.name}")
+        if name not in self.world.stores:
+            raise ValueError(f"mini-app {name!r} is not installed")
+        screen = screen or mini.main_screen
+        if screen not in mini.screens:
+            raise KeyError(f"{name} has no screen {screen!r}")
+        self._stack().append({"screen": mini_screen(name, screen), "args": args, "state": {}})
+        self.world.focus = None
+
+    def close_mini_app(self) -> None:
+        """Leave this mini-app (its close button): every activity it has on top of the host's
+        back stack is closed, back to the host screen that opened it."""
+        if not self.hosted:
+            raise ValueError(f"{self.app.name} is not a mini-app")
+        stack = self._stack()
+        while len(stack) > 1 and split_screen(stack[-1]["screen"])[0] == self.app.name:
+            stack.pop()
+        self.world.focus = None
+
+    def share_to_host(self, *, text: str, subject: str = "") -> Handler:
+        """A mini-app's "Share to chat": a handler that opens the host's receiving screen for
+        text (its ``share_targets``) on top, with ``args["shared"]`` = ``text``, ``subject``,
+        ``path`` (None), ``mime``, ``mini`` and ``mini_label`` (this mini-app's name and
+        label). Back returns here."""
+        from phoneworld_gym.system import intents
+
+        if not self.hosted:
+            raise ValueError(f"{self.app.name} is not a mini-app: use share() instead")
+        targets = intents.share_targets("text/plain", [self.host])
+        if not targets:
+            raise ValueError(f"{self.host.name} receives no text shares (share_targets)")
+        screen = targets[0][1]
+        shared = {"text": text, "subject": subject, "path": None, "mime": "text/plain",
+                  "mini": self.app.name, "mini_label": self.app.label}
+
+        def h() -> None:
+            self._stack().append({"screen": screen, "args": {"shared": dict(shared)},
+                                  "state": {}})
+            self.world.focus = None
+
+        return h
 
     # -- system services -----------------------------------------------------------------
     def query(self, table: str) -> list[dict[str, Any]]:
@@ -303,13 +445,14 @@ class Ctx:
 
     def permission(self, name: str) -> str | None:
         """This app's answer for a runtime permission: ``"granted"``, ``"once"``,
-        ``"denied"``, or None when it was never asked."""
-        return self.world.permissions.get(self.app.name, {}).get(name)
+        ``"denied"``, or None when it was never asked (a mini-app asks as its host)."""
+        return self.world.permissions.get(self.host.name, {}).get(name)
 
     def notify(self, title: str, text: str, screen: str | None = None, **args: Any) -> None:
         """Post a notification; tapping it in the shade opens ``screen`` with ``args``."""
-        post(self.world, self.app, {"title": title, "text": text, "screen": screen,
-                                    "args": args})
+        post(self.world, self.host, {"title": title, "text": text,
+                                     "screen": None if screen is None
+                                     else self._entry_name(screen), "args": args})
 
     def toast(self, text: str) -> None:
         """Show a short message near the bottom for the next two observations."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image as PILImage
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Ctx, Page, activity_ctx, resolve_screen
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
 from phoneworld_gym.screen import Screen
 from phoneworld_gym.system import chrome, intents, launcher
@@ -85,7 +85,7 @@ class Compositor:
         top = self.world.top()
         if top is None:
             return None
-        return Ctx(self.world, self._device.apps[self.world.foreground], top)
+        return activity_ctx(self.world, self._device.apps, self.world.foreground, top)
 
     def page(self) -> tuple[Page, str]:
         """What fills the screen between the bars, and the package it belongs to."""
@@ -97,13 +97,13 @@ class Compositor:
         ctx = self.ctx()
         if ctx is None:
             return Page(self._home()), launcher.PACKAGE
-        out = ctx.app.screens[ctx.entry["screen"]](ctx)
+        out = ctx.render()
         page = out if isinstance(out, Page) else Page(out)
         if w.system_ui is not None:
             return page, intents.RESOLVER_PACKAGE
         if page.permission is not None and ctx.permission(page.permission) is None:
             return page, intents.PERMISSION_PACKAGE
-        return page, ctx.app.package
+        return page, ctx.host.package  # a mini-app is views inside its host's package
 
     # -- the frame -------------------------------------------------------------------------
     def home_key(self) -> tuple[Any, ...] | None:
@@ -191,7 +191,7 @@ class Compositor:
         if perm not in intents.PERMISSIONS:
             raise ValueError(f"{ctx.app.name}: unknown permission {perm!r}; "
                              f"known: {sorted(intents.PERMISSIONS)}")
-        return ctx.app.name, perm
+        return ctx.host.name, perm
 
     def answer_permission(self, decision: str) -> Handler:
         """A permission dialog button: store the answer for the foreground app."""
@@ -287,7 +287,7 @@ class Compositor:
 
     # -- system surfaces -------------------------------------------------------------------
     def _home(self) -> View:
-        apps = [a for a in self._device.apps.values() if a.kind != "system"]
+        apps = [a for a in self._device.apps.values() if a.kind not in ("system", "mini-app")]
         tiles = [(a.label, a.icon, self._tint(a.name)) for a in apps]
         return launcher.home_screen(self.world.clock, tiles, self._opener)
 
@@ -308,8 +308,8 @@ class Compositor:
     def thumbnail(self, app: str) -> PILImage.Image:
         """A small picture of an app's top screen, for its Overview card."""
         w = self.world
-        ctx = Ctx(w, self._device.apps[app], w.stacks[app][-1])
-        out = ctx.app.screens[ctx.entry["screen"]](ctx)
+        ctx = activity_ctx(w, self._device.apps, app, w.stacks[app][-1])
+        out = ctx.render()
         body = out.body if isinstance(out, Page) else out
         body.flex = body.flex or 1.0
         frame = Column([chrome.status_bar(w.clock, len(w.notifications)), body],
@@ -355,7 +355,7 @@ class Compositor:
             if app is None:
                 return
             stack = w.stacks.setdefault(app.name, [])
-            if note.get("screen") in app.screens:
+            if self._opens(app, note.get("screen")):
                 stack.append({"screen": note["screen"], "args": dict(note.get("args", {})),
                               "state": {}})
             elif not stack:
@@ -363,6 +363,17 @@ class Compositor:
             w.bring_to_front(app.name)
 
         return h
+
+    @staticmethod
+    def _opens(app: Any, screen: Any) -> bool:
+        """Whether ``screen`` can go on ``app``'s back stack (its own or a mini-app's)."""
+        if not isinstance(screen, str):
+            return False
+        try:
+            resolve_screen(app, screen)
+        except KeyError:
+            return False
+        return True
 
     def _clear_notifications(self) -> None:
         """The shade's Clear all."""

@@ -104,6 +104,14 @@ class PhoneWorldDevice(SimWriteVerbs):
         unknown = [n for n in names if n not in registry]
         if unknown:
             raise ValueError(f"unknown apps {unknown}; registered: {sorted(registry)}")
+        # a mini-app opens only inside its host: installing one installs the host too
+        for n in list(names):
+            host = registry[n].host
+            if host is not None and host not in names:
+                if host not in registry:
+                    raise ValueError(f"mini-app {n!r} is hosted by {host!r}, which is not "
+                                     "registered")
+                names.append(host)
         self.apps: dict[str, App] = {n: registry[n] for n in names}
         w, h = screenshot_size
         if not (16 <= w <= 4 * SCREEN_WIDTH and 16 <= h <= 4 * SCREEN_HEIGHT):
@@ -242,6 +250,11 @@ class PhoneWorldDevice(SimWriteVerbs):
             names = {app.name.lower(), app.label.lower(), app.package.lower(),
                      *(a.lower() for a in app.aliases)}
             if key in names:
+                if app.kind == "mini-app":
+                    host = self.apps.get(app.host or "")
+                    where = host.label if host is not None else app.host
+                    return (f"{app.label} is a mini-app: it opens inside {where}, not from "
+                            f"the launcher; open {where} and start it from there")
                 stack = self.world.stacks.setdefault(app.name, [])
                 if not stack:
                     stack.append({"screen": app.main_screen, "args": {}, "state": {}})

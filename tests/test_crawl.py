@@ -7,6 +7,10 @@ resource ids not seen before: another order with a Return button, the bottom of 
 always expanded; other new states (another product, another scroll position) are expanded up
 to a budget, the least expanded screen first. Each expanded state gets ``test_screens``'
 consistency and read-only checks, and every screen an app declares must be reached.
+
+A mini-app is crawled from its host's start screen: UI actions in the host find the way into
+it (a breadth-first search), then its own screens are crawled; a host's crawl stops at the
+mini-apps it opens.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 import pytest
 from test_screens import SIZE, check_read_only, check_screen
 
-from phoneworld_gym.app import App, all_apps
+from phoneworld_gym.app import App, all_apps, split_screen
 from phoneworld_gym.contract import Action
 from phoneworld_gym.phone import PhoneWorldDevice
 from phoneworld_gym.ui.view import TextField, hit_test
@@ -51,14 +55,19 @@ def _actions(device: PhoneWorldDevice) -> Iterator[Action]:
     yield Action("scroll", direction="down")
 
 
-def _keys(device: PhoneWorldDevice, app: str) -> tuple[str, str] | None:
-    """(screen and dialog, the whole activity) of a state in ``app``; None elsewhere."""
+def _keys(device: PhoneWorldDevice, app: App) -> tuple[str, str] | None:
+    """(screen and dialog, the whole activity) of a state in ``app`` (a mini-app: on its
+    host's stack); None elsewhere."""
     w = device.world
-    if w.foreground != app or w.shade or not w.stacks.get(app):
+    host = app.host or app.name
+    if w.foreground != host or w.shade or not w.stacks.get(host):
         return None
-    entry = w.stacks[app][-1]
+    entry = w.stacks[host][-1]
+    mini, local = split_screen(entry["screen"])
+    if mini != (app.name if app.host else None):
+        return None  # another app's screen (a mini-app over its host)
     dialog = entry["state"].get("_dialog")
-    screen = entry["screen"] + (f" [{dialog}]" if dialog else "")
+    screen = local + (f" [{dialog}]" if dialog else "")
     activity = json.dumps([entry["screen"], entry["args"], dialog,
                            entry["state"].get("_scroll")], sort_keys=True, default=str)
     return screen, activity
@@ -75,8 +84,13 @@ def crawl(app: App, seed: int, budget: int = BUDGET) -> collections.Counter[str]
     """Crawl ``app`` from its start screen; return how often each screen was expanded."""
     device = PhoneWorldDevice(screenshot_size=SIZE)
     device.reset(seed)
-    assert device.execute(Action("open_app", app_name=app.label)) == ""
-    start = _keys(device, app.name)
+    if app.host is not None:
+        err = device.execute(Action("open_app", app_name=app.label))
+        assert "opens inside" in err, f"{app.name}: open_app of a mini-app gave {err!r}"
+        _enter_mini_app(device, app)
+    else:
+        assert device.execute(Action("open_app", app_name=app.label)) == ""
+    start = _keys(device, app)
     assert start is not None
     # states of a new shape, expanded first and all; then the others, by screen: the least
     # expanded screen goes next, up to the budget
@@ -106,7 +120,7 @@ def crawl(app: App, seed: int, budget: int = BUDGET) -> collections.Counter[str]
             device.restore(snap)
             if device.execute(action):
                 continue  # meaningless here: nothing changed
-            keys = _keys(device, app.name)
+            keys = _keys(device, app)
             if keys is None or keys[1] in seen_activities:
                 continue  # left the app, or been here
             seen_activities.add(keys[1])
@@ -117,6 +131,36 @@ def crawl(app: App, seed: int, budget: int = BUDGET) -> collections.Counter[str]
             else:
                 known[keys[0]].append(device.snapshot())
     return expanded
+
+
+def _enter_mini_app(device: PhoneWorldDevice, app: App, depth: int = 4) -> None:
+    """Open ``app``'s host and reach the mini-app by UI actions (breadth first, at most
+    ``depth`` actions from the host's start screen); fail when it cannot be reached."""
+    host = all_apps()[str(app.host)]
+    assert device.execute(Action("open_app", app_name=host.label)) == ""
+    layer = [device.snapshot()]
+    seen: set[str] = set()
+    for _ in range(depth):
+        nxt = []
+        for snap in layer:
+            device.restore(snap)
+            for action in list(_actions(device)):
+                device.restore(snap)
+                if device.execute(action):
+                    continue
+                if _keys(device, app) is not None:
+                    return
+                w = device.world
+                if w.foreground != host.name or w.shade:
+                    continue
+                key = json.dumps([w.stacks[host.name], w.system_ui], sort_keys=True,
+                                 default=str)
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(device.snapshot())
+        layer = nxt
+    raise AssertionError(f"{app.name}: not reached from {host.name}'s start screen "
+                         f"within {depth} actions")
 
 
 @pytest.mark.parametrize("name", sorted(all_apps()))

@@ -1,0 +1,100 @@
+"""Coffee data: the menu (static per episode), the pickup shop, and the orders.
+
+An order is ``{"id", "number", "drink", "size", "milk", "price", "status", "date"}``; the
+``number`` ("A-417") is what the counter calls out. Tasks read the orders as
+``coffee/orders`` and the menu as ``coffee/menu``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.life import Life
+
+#: (name, medium price, description)
+DRINKS: tuple[tuple[str, float, str], ...] = (
+    ("Latte", 4.50, "Espresso with steamed milk"),
+    ("Cappuccino", 4.25, "Espresso, steamed milk and foam"),
+    ("Flat White", 4.40, "Ristretto with velvety milk"),
+    ("Americano", 3.25, "Espresso topped with hot water"),
+    ("Mocha", 4.90, "Espresso, chocolate and milk"),
+    ("Chai Latte", 4.60, "Spiced black tea with milk"),
+    ("Matcha Latte", 5.10, "Green tea whisked with milk"),
+    ("Cold Brew", 4.00, "Slow-steeped for 18 hours"),
+)
+SIZES: tuple[tuple[str, float], ...] = (("Small", -0.50), ("Medium", 0.0), ("Large", 0.70))
+MILKS: tuple[tuple[str, float], ...] = (("Whole milk", 0.0), ("Oat milk", 0.60),
+                                        ("Almond milk", 0.60), ("No milk", 0.0))
+SHOPS: tuple[str, ...] = ("Market Square", "Station Road", "Riverside", "Old Town")
+
+
+def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
+    """The menu's prices (a seeded few cents on the base), the nearest shop, one or two past
+    orders and the next order number."""
+    city = life.owner.home.city if life.owner.home else life.work.city
+    menu: list[dict[str, Any]] = [
+        {"id": i + 1, "name": n, "price": round(p + 0.05 * int(rng.integers(0, 4)), 2),
+         "about": about} for i, (n, p, about) in enumerate(DRINKS)]
+    shop = f"Bean There {SHOPS[int(rng.integers(len(SHOPS)))]}, {city}"
+    store: dict[str, Any] = {"menu": menu, "shop": shop, "orders": [], "next_id": 1,
+                             "next_number": int(rng.integers(100, 800))}
+    for days in sorted(rng.choice(np.arange(2, 20), size=int(rng.integers(1, 3)),
+                                  replace=False), reverse=True):
+        d = menu[int(rng.integers(len(menu)))]
+        when = dt.datetime(2026, 3, 14, 8, 10) - dt.timedelta(days=int(days))
+        place(store, d["id"], SIZES[int(rng.integers(3))][0], MILKS[int(rng.integers(4))][0],
+              when.isoformat(),
+              status="Picked up")
+    return store
+
+
+def drink(store: dict[str, Any], drink_id: int) -> dict[str, Any]:
+    d = next((d for d in store["menu"] if d["id"] == drink_id), None)
+    if d is None:
+        raise ValueError(f"no drink with id {drink_id!r}")
+    return d
+
+
+def price(store: dict[str, Any], drink_id: int, size: str, milk: str) -> float:
+    """The price of a drink in a size with a milk (``ValueError`` naming a bad option)."""
+    sizes, milks = dict(SIZES), dict(MILKS)
+    if size not in sizes:
+        raise ValueError(f"size must be one of {sorted(sizes)}, got {size!r}")
+    if milk not in milks:
+        raise ValueError(f"milk must be one of {sorted(milks)}, got {milk!r}")
+    return round(drink(store, drink_id)["price"] + sizes[size] + milks[milk], 2)
+
+
+def place(store: dict[str, Any], drink_id: int, size: str, milk: str, when: str,
+          status: str = "Preparing") -> dict[str, Any]:
+    """Pay for one drink: a new order with the next number."""
+    order = {"id": store["next_id"], "number": f"A-{store['next_number']}",
+             "drink": drink(store, drink_id)["name"], "size": size, "milk": milk,
+             "price": price(store, drink_id, size, milk), "status": status, "date": when}
+    store["orders"].append(order)
+    store["next_id"] += 1
+    store["next_number"] += 1
+    return order
+
+
+def order(store: dict[str, Any], order_id: int) -> dict[str, Any] | None:
+    return next((o for o in store["orders"] if o["id"] == order_id), None)
+
+
+def summary(o: dict[str, Any], shop: str) -> str:
+    """What "Share to chat" sends: "Order A-417: Large Latte, Oat milk ($5.80), pickup at ..."."""
+    return (f"Order {o['number']}: {o['size']} {o['drink']}, {o['milk']} (${o['price']:.2f}), "
+            f"pickup at {shop}")
+
+
+def order_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"_id": o["id"], **{k: o[k] for k in ("number", "drink", "size", "milk", "price",
+                                                   "status", "date")}}
+            for o in store["orders"]]
+
+
+def menu_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"_id": d["id"], "name": d["name"], "price": d["price"]} for d in store["menu"]]
