@@ -84,7 +84,9 @@ def start_call(ctx: Ctx, number: str) -> Handler:
 # -- main: tabs --------------------------------------------------------------------------------
 def main(ctx: Ctx) -> View | Page:
     """The search bar, the current tab (Recents by default), the keypad button and the
-    navigation bar. A long press on a call offers copy, block and delete."""
+    navigation bar. A long press on a call offers copy, block and delete. The Recents badge
+    counts the new missed calls; unlike a real dialer, looking at Recents does not clear
+    ``new`` (every task that only reads the log would otherwise change ``call_log``)."""
     tab = ctx.state.get("tab", ctx.args.get("tab", "recents"))
     query, on_query = ctx.field("search")
     if tab == "favourites":
