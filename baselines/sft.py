@@ -16,6 +16,7 @@ import json
 import logging
 import math
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -152,15 +153,19 @@ def train_sft(model: Any, tokenizer: Any, examples: datasets.Dataset, out_dir: s
     data = fits(examples.select_columns(["prompt", "completion"]), tokenizer,
                 settings.max_length)
     out = Path(out_dir)
-    args = SFTConfig(
-        output_dir=str(out / "trainer"), completion_only_loss=True,
-        max_length=settings.max_length, per_device_train_batch_size=settings.batch_size,
-        num_train_epochs=settings.epochs, max_steps=settings.max_steps or -1,
-        learning_rate=settings.lr, warmup_steps=float(settings.warmup_ratio),
-        weight_decay=settings.weight_decay, lr_scheduler_type="linear", logging_steps=1,
-        save_strategy="no", report_to=[], seed=settings.seed, data_seed=settings.seed,
-        use_cpu=not _has_accelerator(), dataloader_num_workers=0, disable_tqdm=True,
-        dataset_num_proc=None, bf16=False, fp16=False)
+    with warnings.catch_warnings():
+        # trl 1.16's SFTConfig sets transformers' renamed `gradient_checkpointing` itself
+        warnings.filterwarnings("ignore", message="`gradient_checkpointing` is deprecated",
+                                category=FutureWarning)
+        args = SFTConfig(
+            output_dir=str(out / "trainer"), completion_only_loss=True,
+            max_length=settings.max_length, per_device_train_batch_size=settings.batch_size,
+            num_train_epochs=settings.epochs, max_steps=settings.max_steps or -1,
+            learning_rate=settings.lr, warmup_steps=float(settings.warmup_ratio),
+            weight_decay=settings.weight_decay, lr_scheduler_type="linear", logging_steps=1,
+            save_strategy="no", report_to=[], seed=settings.seed, data_seed=settings.seed,
+            use_cpu=not _has_accelerator(), dataloader_num_workers=0, disable_tqdm=True,
+            dataset_num_proc=None, bf16=False, fp16=False)
     start = time.time()
     trainer = SFTTrainer(model=model, args=args, train_dataset=data, processing_class=tokenizer)
     trainer.remove_callback(PrinterCallback)  # the record below keeps the losses
