@@ -213,6 +213,21 @@ def test_search_folds_accents_and_suggests_while_typing():
     assert d.probe.query("maps/recent")[0]["place"] == cafes[0]["_id"]
 
 
+def test_pins_on_the_map_open_their_place():
+    d = _device("maps", seed=2)
+    _do(d, Action("open_app", app_name="Maps"))
+    pins = [e for e in d.ui_elements() if (e.resource_id or "").endswith("/map_pin")]
+    assert len(pins) >= 5
+    boxes = [e.bbox_pixels for e in pins]
+    for i, a in enumerate(boxes):  # tappable pins never overlap
+        for b in boxes[i + 1:]:
+            assert a.x_max <= b.x_min or b.x_max <= a.x_min or a.y_max <= b.y_min \
+                or b.y_max <= a.y_min
+    name = pins[0].content_description
+    _do(d, tap(d, desc=name, rid="map_pin"))
+    assert text_of(d, rid="place_name") == name
+
+
 def _directions(d: PhoneWorldDevice, frm: str, to: str, mode: str) -> tuple[str, str]:
     stack = d.world.stacks["maps"] = [{"screen": "main", "args": {}, "state": {}},
                                       {"screen": "directions", "args": {"frm": frm, "to": to},

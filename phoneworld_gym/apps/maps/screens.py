@@ -93,9 +93,38 @@ def main(ctx: Ctx) -> View:
                     gap=dp(16))], padding=(0, 0, w.MARGIN, w.MARGIN)),
     ])
     return Column([
-        Stack([_map((0.0, 0.0), 250.0, 2001, _pins(ctx)), overlay], flex=1),
+        Stack([_map(EXPLORE_CENTER, EXPLORE_ZOOM, EXPLORE_H, _pins(ctx)), *_pin_targets(ctx),
+               overlay], flex=1),
         nav(ctx, "main"),
     ], bg=ctx.theme.surface)
+
+
+EXPLORE_CENTER, EXPLORE_ZOOM, EXPLORE_H = (0.0, 0.0), 250.0, 2001
+_PIN_BOX = 96
+#: parts of the Explore map covered by controls: the search bar and chips, the buttons
+_COVERED = ((0, 0, 1080, 470), (1080 - 230, EXPLORE_H - 420, 1080, EXPLORE_H))
+
+
+def _pin_targets(ctx: Ctx) -> list[View]:
+    """Tappable pins on the Explore map, one layer each (a pin lies where the picture draws
+    it; pins that would overlap another or a control are left to search)."""
+    boxes: list[tuple[int, int, int, int]] = list(_COVERED)
+    layers: list[View] = []
+    for p in sorted((p for p in ctx.store["places"] if p["kind"] == "business"),
+                    key=lambda p: p["key"]):
+        x = int(540 + (p["x"] - EXPLORE_CENTER[0]) * EXPLORE_ZOOM) - _PIN_BOX // 2
+        y = int(EXPLORE_H / 2 - (p["y"] - EXPLORE_CENTER[1]) * EXPLORE_ZOOM) - 30 - _PIN_BOX // 2
+        box = (x, y, x + _PIN_BOX, y + _PIN_BOX)
+        if x < 0 or y < 0 or box[2] > 1080 or box[3] > EXPLORE_H or any(
+                box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                for b in boxes):
+            continue
+        boxes.append(box)
+        target = View(width=_PIN_BOX, height=_PIN_BOX, on_click=ctx.go("place", key=p["key"]),
+                      desc=p["name"], rid="map_pin", cls="android.widget.ImageView")
+        layers.append(Column([View(height=y, in_dump=False),
+                              Row([View(width=x, in_dump=False), target], height=_PIN_BOX)]))
+    return layers
 
 
 def _result_subtitle(ctx: Ctx, p: dict[str, Any]) -> str:
