@@ -27,7 +27,7 @@ BLUE = (26, 115, 232)
 Pin = tuple[float, float, str]  # x, y (miles), "pin" | "saved" | "selected" | "me"
 
 
-@functools.lru_cache(maxsize=48)
+@functools.lru_cache(maxsize=16)  # up to ~6 MB a picture
 def draw(center: tuple[float, float], px_per_mile: float, size: tuple[int, int],
          pins: tuple[Pin, ...] = (), route: tuple[tuple[float, float], ...] = ()
          ) -> Image.Image:
