@@ -1,6 +1,6 @@
 """Cross-app tasks of the Gallery and the Camera: a photo travels through the share sheet into
-an email (a Gallery photo found by place, or a new Camera shot), and a photo's place travels
-into a text message.
+an email (a Gallery photo found by place, or a new Camera shot), a photo's place travels into
+a text message, and a contact's home town (from Contacts) picks the photo to favourite.
 
 The email checks name the attachment by content (its SHA-256 equals the photo file's), so
 attaching another photo, or the right one under another name, fails.
@@ -18,6 +18,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.camera.common import is_shot, open_camera, shoot
+from phoneworld_gym.tasks.contacts.common import open_contact
 from phoneworld_gym.tasks.gallery.common import camera_photos, day_words, search, taken
 from phoneworld_gym.tasks.messages.common import send_to
 from phoneworld_gym.validators import added, expect, same_phone
@@ -111,16 +112,17 @@ class GalleryEmailPhoto(Task):
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        """Emails the second newest photo from there (or, with one, a photo from anywhere
-        else)."""
-        n = sum(1 for r in camera_photos(device.probe)
-                if r["_id"] != self.params["path"]
-                and str(r["_id"]) in {str(m["_id"]) for m in device.probe.query("gallery/media")
-                                      if str(m["place"]).startswith(self.params["city"])})
-        if n:
+        """Emails the second newest photo from there (or, with one, the newest from another
+        city)."""
+        media = {str(r["_id"]): str(r["place"]) for r in device.probe.query("gallery/media")}
+        here = [r for r in camera_photos(device.probe)
+                if media.get(str(r["_id"]), "").startswith(self.params["city"] + ",")]
+        if len(here) > 1:
             yield from self._send(device, 1)
         else:
-            yield from search(device, "2025")
+            other = sorted({p.split(",")[0] for p in media.values()
+                            if p and not p.startswith(self.params["city"] + ",")})[0]
+            yield from search(device, other)
             yield tap(device, rid="photo")
             yield from _share_to_email(device, self.params["email"])
         yield Action("status", goal_status="complete")
@@ -265,3 +267,78 @@ class GalleryTextPlace(Task):
 def camera_photos_rows(rows: list[Row]) -> list[Row]:
     """Camera-folder photos of a ``files`` snapshot."""
     return [r for r in rows if is_shot(r["_id"])]
+
+
+def _city_of(address: str) -> str:
+    """The city of a contact's one-line address ("12 Oak Avenue, Austin, TX 78701")."""
+    parts = [p.strip() for p in str(address).split(",")]
+    return parts[1] if len(parts) >= 3 else ""
+
+
+@register_task
+class GalleryFavoriteContactCity(Task):
+    """Favourite the newest photo taken in a contact's home city: the city is read in
+    Contacts (their address), the photo found in the Gallery by searching it; one row added
+    to ``gallery/favorites``."""
+
+    id = "GalleryFavoriteContactCity"
+    apps = ("contacts", "gallery")
+    category = "cross-app"
+    difficulty = "medium"
+    tags = ("search",)
+    optimal_steps = 9
+    may_change = ("gallery/favorites",)
+    params_schema = {"name": str, "city": str, "path": str}
+    template = "Add my most recent photo from {name}'s home town to my favorites."
+    paraphrases = {
+        "train": (
+            "Find where {name} lives, then heart the newest picture I took in that city.",
+            "Favorite the latest photo I have from the city {name} lives in.",
+        ),
+        "test": (
+            "My last picture from {name}'s city should be a favorite. Please mark it.",
+        ),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        media = {str(r["_id"]): str(r["place"]) for r in probe.query("gallery/media")}
+        favs = {str(r["_id"]) for r in probe.query("gallery/favorites")}
+        newest: dict[str, str] = {}
+        for r in camera_photos(probe):  # oldest first: the last one per city wins
+            place = media.get(str(r["_id"]), "")
+            if place:
+                newest[place.split(",")[0]] = str(r["_id"])
+        fits = [(str(c["display_name"]), _city_of(c["postal_address"]))
+                for c in probe.contacts()
+                if c.get("display_name") and _city_of(c.get("postal_address") or "") in newest
+                and newest[_city_of(c["postal_address"])] not in favs]
+        if not fits:
+            raise RuntimeError("no contact lives in a city with an unfavourited newest photo")
+        name, city = sorted(fits)[int(rng.integers(len(fits)))]
+        return {"name": name, "city": city, "path": newest[city]}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(added("gallery/favorites", {"_id": self.params["path"]}))
+
+    def _heart(self, device: Device, city: str) -> Iterator[Action]:
+        yield from search(device, city)
+        yield tap(device, rid="photo")
+        yield tap(device, rid="favorite")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_contact(device, self.params["name"])
+        city = _city_of(text_of(device, rid="address_title") or "")
+        if not city:
+            raise OracleError(f"no address shown for {self.params['name']}")
+        yield from self._heart(device, city)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Hearts the newest photo of another city (the owner's own, say)."""
+        media = {str(r["_id"]): str(r["place"]) for r in device.probe.query("gallery/media")}
+        others = sorted({p.split(",")[0] for p in media.values()
+                         if p and not p.startswith(self.params["city"])})
+        yield from open_contact(device, self.params["name"])
+        yield from self._heart(device, others[0])
+        yield Action("status", goal_status="complete")

@@ -40,7 +40,7 @@ def _count_in(device: Device, files: list[dict[str, Any]], city: str) -> int:
 class GalleryCountPlace(Task):
     """Count the photos taken in a city (its search results).
 
-    Fewer goals: the life's cities are sixteen, and a seed's photos come from two to four of
+    Fewer goals: the life's cities are sixteen, and a seed's photos come from up to four of
     them."""
 
     id = "GalleryCountPlace"

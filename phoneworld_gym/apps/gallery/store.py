@@ -84,9 +84,12 @@ def _plan(seed: int, home: str, places: tuple[str, ...]) -> tuple[dict[str, Any]
                    for d in rng.choice(span, size=int(rng.integers(7, 10)), replace=False)})
     away = [p for p in places if p != home] or list(places)
     trip = away[int(rng.integers(len(away)))]
+    # every place gets a day (in a shuffled order), the home and the trip a few more
+    order = [places[int(i)] for i in rng.permutation(len(places))]
     for k, day in enumerate(days):
-        place = trip if k % 3 == 1 else (home if k % 3 == 0 else
-                                         places[int(rng.integers(len(places)))])
+        place = order[k] if k < len(order) else (
+            trip if k % 3 == 1 else home if k % 3 == 0 else
+            places[int(rng.integers(len(places)))])
         scenes = list(pictures.SCENES)
         scene = scenes[int(rng.integers(len(scenes)))]
         t = dt.datetime.combine(day, dt.time(int(rng.integers(8, 19)), int(rng.integers(60)),
