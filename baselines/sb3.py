@@ -163,7 +163,7 @@ def tappable_flags(xml: str) -> list[bool]:
     return out
 
 
-class ElementActions(gym.Wrapper[dict[str, np.ndarray], np.int64, dict[str, Any], Any],
+class ElementActions(gym.Wrapper[Any, Any, Any, Any],
                      gym.utils.RecordConstructorArgs):
     """A ``Discrete`` element action space and ``Box`` observations over a PhoneWorld env
     (see the module docstring for the layout, the masks and the features).
@@ -204,7 +204,9 @@ class ElementActions(gym.Wrapper[dict[str, np.ndarray], np.int64, dict[str, Any]
         self._answer0 = m + max_values * m
         self._fixed0 = self._answer0 + m
         self._app0 = self._fixed0 + len(FIXED_ACTIONS)
-        self.action_space = gym.spaces.Discrete(self._app0 + len(self.apps))
+        #: how many actions the space has
+        self.n_actions = self._app0 + len(self.apps)
+        self.action_space = gym.spaces.Discrete(self.n_actions)
         self.n_features = len(ELEMENT_FEATURES) + max_values + text_dim + id_dim
         fields: dict[str, gym.spaces.Space[Any]] = {
             "elements": gym.spaces.Box(0.0, 1.0, (m * self.n_features,), np.float32),
@@ -216,7 +218,7 @@ class ElementActions(gym.Wrapper[dict[str, np.ndarray], np.int64, dict[str, Any]
                                                   np.uint8)
         self.observation_space = gym.spaces.Dict(fields)
         self._elements: list[UIElement] = []
-        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._mask = np.zeros(self.n_actions, dtype=np.bool_)
         self._values: list[str] = []
         self._goal = ""
 
@@ -356,11 +358,11 @@ class ElementActions(gym.Wrapper[dict[str, np.ndarray], np.int64, dict[str, Any]
                 and np.issubdtype(action.dtype, np.integer):
             action = action.reshape(()).item()
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"an ElementActions action is an int in [0, {self.action_space.n}), "
+            raise ValueError(f"an ElementActions action is an int in [0, {self.n_actions}), "
                              f"got {action!r:.60} ({type(action).__name__})")
-        if not 0 <= int(action) < int(self.action_space.n):
-            raise ValueError(f"action {int(action)} is outside Discrete({self.action_space.n}): "
-                             f"valid indices are 0 .. {self.action_space.n - 1}")
+        if not 0 <= int(action) < int(self.n_actions):
+            raise ValueError(f"action {int(action)} is outside Discrete({self.n_actions}): "
+                             f"valid indices are 0 .. {self.n_actions - 1}")
         return int(action)
 
     def _element(self, i: int) -> UIElement:
@@ -388,7 +390,7 @@ class ElementActions(gym.Wrapper[dict[str, np.ndarray], np.int64, dict[str, Any]
         goal_tokens = set(tokens(self._goal))
         m = self.max_elements
         feats = np.zeros((m, self.n_features), dtype=np.float32)
-        mask = np.zeros(self.action_space.n, dtype=bool)
+        mask = np.zeros(self.n_actions, dtype=np.bool_)
         for i, e in enumerate(self._elements[:m]):
             feats[i] = self._features(e, tappable[i], goal_tokens)
             mask[i] = tappable[i]
@@ -576,7 +578,8 @@ class ElementPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
         kw = self.features_extractor_kwargs
+        n_actions = int(self.action_space.n)  # type: ignore[attr-defined]
         self.action_net = PointerHead(kw["max_elements"], kw["max_values"], kw.get("embed", 64),
-                                      int(self.action_space.n))  # type: ignore[attr-defined]
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
-                                              **self.optimizer_kwargs)
+                                      n_actions)
+        self.optimizer = self.optimizer_class(  # type: ignore[call-arg]
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)

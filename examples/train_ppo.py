@@ -29,6 +29,8 @@ from phoneworld_gym.baselines.sb3 import ElementActions, ElementPolicy
 DEFAULT_TASKS = ("ClockEarliestAlarm", "MessagesLastFrom", "ShoppingCartCount")
 #: evaluation seeds start here; training seeds are ``--seed`` + worker index
 EVAL_SEED0 = 1_000_000
+#: oracle demonstrations (``--bc-episodes``) use seeds from here
+DEMO_SEED0 = 2_000_000
 
 
 def make_env(tasks: Sequence[str], **wrapper_kw: Any) -> ElementActions:
@@ -57,6 +59,65 @@ def evaluate(model: Any, env: ElementActions, tasks: Sequence[str], episodes: in
         out[tid] = wins / episodes
     out["all"] = float(np.mean([out[t] for t in tasks]))
     return out
+
+
+def oracle_demos(env: ElementActions, tasks: Sequence[str], episodes: int, gamma: float,
+                 seed0: int = DEMO_SEED0) -> dict[str, Any]:
+    """Observations, actions, masks and discounted returns of the tasks' oracles played
+    through the Discrete space, ``episodes`` per task on seeds ``seed0 + k`` (apart from the
+    evaluation seeds). An episode whose oracle the space cannot say (an answer no element
+    shows) or that fails is left out."""
+    obs_rows: list[dict[str, np.ndarray]] = []
+    actions: list[int] = []
+    masks: list[np.ndarray] = []
+    returns: list[float] = []
+    for tid in tasks:
+        for k in range(episodes):
+            obs, _ = env.reset(seed=seed0 + k, options={"task": tid})
+            rows: list[tuple[dict[str, np.ndarray], int, np.ndarray]] = []
+            info: dict[str, Any] = {}
+            for act in env.unwrapped.oracle():  # type: ignore[attr-defined]
+                a = env.encode(act)
+                if a is None or not env.action_masks()[a]:
+                    break
+                rows.append((obs, a, env.action_masks()))
+                obs, _, _, _, info = env.step(a)
+            if not info.get("success"):
+                continue
+            for t, (o, a, m) in enumerate(rows):
+                obs_rows.append(o)
+                actions.append(a)
+                masks.append(m)
+                returns.append(gamma ** (len(rows) - 1 - t))
+    if not actions:
+        raise ValueError(f"no oracle episode of {list(tasks)} can be played in the space")
+    return {"obs": {k: np.stack([o[k] for o in obs_rows]) for k in obs_rows[0]},
+            "actions": np.array(actions), "masks": np.stack(masks),
+            "returns": np.array(returns, dtype=np.float32)}
+
+
+def pretrain(model: Any, demos: dict[str, Any], epochs: int, batch: int = 64) -> float:
+    """Behaviour cloning: fit the policy to the demos' actions (masked log-likelihood) and the
+    value to their returns, with the model's own optimizer. Returns the last loss."""
+    import torch
+
+    policy = model.policy
+    n = len(demos["actions"])
+    rng = np.random.default_rng(0)
+    loss_value = float("nan")
+    for _ in range(epochs):
+        for idx in np.array_split(rng.permutation(n), max(1, n // batch)):
+            obs = policy.obs_to_tensor({k: v[idx] for k, v in demos["obs"].items()})[0]
+            actions = torch.as_tensor(demos["actions"][idx])
+            values, log_prob, _ = policy.evaluate_actions(obs, actions,
+                                                          action_masks=demos["masks"][idx])
+            target = torch.as_tensor(demos["returns"][idx])
+            loss = -log_prob.mean() + 0.5 * (values.flatten() - target).pow(2).mean()
+            policy.optimizer.zero_grad()
+            loss.backward()
+            policy.optimizer.step()
+            loss_value = float(loss.detach())
+    return loss_value
 
 
 def plot(curve: list[dict[str, Any]], tasks: Sequence[str], path: str, title: str) -> None:
@@ -89,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p.add_argument("--steps", type=int, default=30_000, help="training env steps")
     p.add_argument("--seed", type=int, default=0, help="training and model seed")
     p.add_argument("--n-envs", type=int, default=4, help="parallel envs")
-    p.add_argument("--subproc", action=argparse.BooleanOptionalAction, default=True,
+    p.add_argument("--subproc", action=argparse.BooleanOptionalAction, default=False,
                    help="step the envs in worker processes (SubprocVecEnv) or in this one")
     p.add_argument("--eval-every", type=int, default=5_000, help="steps between evaluations")
     p.add_argument("--eval-episodes", type=int, default=25,
@@ -97,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p.add_argument("--plot", default="docs/ppo_curve.png", help="where the curve goes")
     p.add_argument("--save", default="", help="save the trained model here (a .zip)")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    p.add_argument("--bc-episodes", type=int, default=0,
+                   help="oracle episodes per task to pretrain on before PPO (0: pure RL)")
+    p.add_argument("--bc-epochs", type=int, default=20, help="passes over the oracle demos")
     args = p.parse_args(argv)
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     if args.steps < 1 or args.n_envs < 1 or args.eval_every < 1 or args.eval_episodes < 1:
@@ -146,6 +210,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             return True
 
     point(0)
+    bc: dict[str, Any] = {}
+    if args.bc_episodes > 0:
+        t = time.perf_counter()
+        demos = oracle_demos(eval_env, tasks, args.bc_episodes, model.gamma)
+        bc = {"episodes_per_task": args.bc_episodes, "samples": len(demos["actions"]),
+              "loss": round(pretrain(model, demos, args.bc_epochs), 4)}
+        train_time[0] += time.perf_counter() - t
+        print(f"behaviour cloning on {bc['samples']} oracle steps: loss {bc['loss']}")
+        point(0)
+        curve[-1]["after_bc"] = True
     callback = Curve()
     model.learn(args.steps, callback=callback)
     train_time[0] += time.perf_counter() - callback.tick
@@ -159,7 +233,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
               "before": curve[0]["success"], "after": curve[-1]["success"],
               "train_seconds": round(train_time[0], 1), "wall_seconds": round(wall, 1),
               "cpu_seconds": round(cpu, 1),
-              "eval_episodes_per_task": args.eval_episodes}
+              "eval_episodes_per_task": args.eval_episodes, "behaviour_cloning": bc,
+              "after_bc": curve[1]["success"] if bc else None,
+              "curve": [(p["steps"], round(p["success"]["all"], 3)) for p in curve]}
     title = (f"MaskablePPO on {len(tasks)} PhoneWorld tasks, seed {args.seed}: "
              f"{result['before']['all']:.0%} -> {result['after']['all']:.0%}")
     plot(curve, tasks, args.plot, title)

@@ -204,7 +204,7 @@ def test_maskable_ppo_learns_a_little_and_a_saved_model_acts_the_same(tmp_path):
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)
-    env = wrapped("PhoneWorld/ShoppingCartCount-v0", max_elements=32)
+    env = wrapped("PhoneWorld/MessagesLastFrom-v0", max_elements=32)
     model = MaskablePPO(ElementPolicy, env, n_steps=128, batch_size=64, n_epochs=1, seed=0,
                         policy_kwargs=env.policy_kwargs(embed=16))
     model.learn(256)
@@ -231,7 +231,7 @@ def test_maskable_ppo_learns_a_little_and_a_saved_model_acts_the_same(tmp_path):
 def test_plain_sb3_algorithms_take_it_too():
     from stable_baselines3 import A2C
 
-    env = wrapped("PhoneWorld/ShoppingCartCount-v0", max_elements=16)
+    env = wrapped("PhoneWorld/MessagesLastFrom-v0", max_elements=16)
     model = A2C("MultiInputPolicy", env, n_steps=16, seed=0)
     model.learn(32)  # masked-out picks are recorded no-ops, so nothing crashes
     assert model.num_timesteps == 32
