@@ -36,7 +36,7 @@ def stations(ctx: Ctx) -> View:
                                  color=ctx.theme.on_primary_container)],
                            on_click=ctx.go("ride"), rid="active_ride", theme=ctx.theme,
                            desc=f"Active ride {ride['bike']}"))
-    rows.append(Row([Icon("map", size=60, box=dp(120), color=ctx.theme.primary,
+    rows.append(Row([Icon("map", size=48, box=dp(96), color=ctx.theme.primary,
                           in_dump=False)], bg=ctx.theme.primary_container, in_dump=False))
     rows.append(w.section("Stations", theme=ctx.theme))
     for s in ctx.store["stations"]:

@@ -1,0 +1,1 @@
+"""Chat super-app tasks (text, photos, locations, forwarding, unread counts)."""

@@ -1,0 +1,119 @@
+"""Shared pieces of the Chat tasks: the ``chat/chats`` and ``chat/messages`` rows (see
+:mod:`phoneworld_gym.apps.chat`, read here only through the probe) and the usual UI paths:
+to the chat list, into a chat, typing and sending, and into a mini-program from Discover.
+
+Chat is a PhoneWorld app (its tables are its own), so these tasks run in PhoneWorld only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+
+#: texts a task asks to send
+BODIES: tuple[str, ...] = (
+    "On my way", "Running 10 minutes late", "See you at noon", "Can you call me later?",
+    "Happy birthday!", "Thanks for yesterday", "Let's do Sunday instead",
+    "I'll bring the snacks", "Good luck today!", "Just landed", "Dinner at 8 works for me",
+    "Don't forget the tickets", "Sounds great, count me in", "I'm outside",
+    "Miss you all", "Sent you the address",
+)
+#: the places the location picker lists (name, street), in the owner's city
+PLACES: tuple[str, ...] = ("Central Station", "City Library", "Riverside Park", "Harbor Market",
+                           "Luigi's Trattoria", "Green Leaf Cafe")
+
+
+def chats(probe: Probe, *, kind: str | None = None, unread: bool | None = False) -> list[Row]:
+    """Chat rows, filtered by kind ("direct"/"group") and by whether they have unread
+    messages (opening one marks them read, which is a change)."""
+    out = []
+    for c in probe.query("chat/chats"):
+        if kind is not None and c["kind"] != kind:
+            continue
+        if unread is not None and bool(c["unread"]) != unread:
+            continue
+        out.append(c)
+    return out
+
+
+def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
+    if not rows:
+        raise ValueError("no candidate rows to choose from")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def in_chat(rows: list[Row], chat_id: int) -> list[Row]:
+    """The messages of one chat, oldest first."""
+    return sorted((r for r in rows if r["chat_id"] == chat_id),
+                  key=lambda r: (int(r["date"]), int(r["_id"])))
+
+
+def to_list(device: Device) -> Iterator[Action]:
+    """Open Chat on its Chats tab (from anywhere)."""
+    yield Action("open_app", app_name="Chat")
+    for _ in range(6):  # back out of whatever Chat was left on
+        if find(device, rid="nav_chats") is not None:
+            break
+        yield Action("navigate_back")
+        if device.probe.foreground_app() != "com.phoneworld.chat":
+            yield Action("open_app", app_name="Chat")
+    if find(device, rid="chat_row") is None:
+        yield tap(device, desc="Chats")
+
+
+def open_chat(device: Device, title: str) -> Iterator[Action]:
+    """From anywhere: the chat titled ``title``, opened."""
+    yield from to_list(device)
+    yield from scroll_to(device, text=title, rid="chat_title")
+    yield tap(device, text=title, rid="chat_title")
+
+
+def send_text(device: Device, body: str) -> Iterator[Action]:
+    """In a chat: type ``body`` and send it."""
+    yield type_into(device, body, rid="chat_input")
+    yield tap(device, rid="send")
+
+
+def open_mini(device: Device, label: str) -> Iterator[Action]:
+    """From anywhere: Chat's Discover tab, then the mini-program called ``label``."""
+    yield from to_list(device)
+    yield tap(device, desc="Discover")
+    yield tap(device, desc=label)
+
+
+def share_to(device: Device, title: str) -> Iterator[Action]:
+    """On a mini-program's result: Share to chat, pick ``title``, Send."""
+    yield from scroll_to(device, text="Share to chat")
+    yield tap(device, text="Share to chat")
+    yield from scroll_to(device, text=title, rid="target_chat_title")
+    yield tap(device, text=title, rid="target_chat_title")
+    yield tap(device, text="Send", rid="button2")
+
+
+def last_text(device: Device) -> str:
+    """The newest text bubble on the open chat's screen."""
+    from phoneworld_gym.oracle import elements
+
+    texts = [e.text for e in elements(device)
+             if (e.resource_id or "").endswith("/message_text") and e.text]
+    if not texts:
+        raise RuntimeError("no text message on screen")
+    return str(texts[-1])
+
+
+def opened(before: list[Row], chats_before: list[Row], chat_id: int,
+           added: list[dict[str, object]] | None = None) -> list[object]:
+    """Checks for a chat the task opens: its unread messages become read (and its unread
+    count 0) besides the messages ``added`` to ``chat/messages``."""
+    from phoneworld_gym.validators import expect
+
+    read = {r["_id"]: {"read": 1} for r in in_chat(before, chat_id) if not r["read"]}
+    checks: list[object] = [expect("chat/messages", added=added or [], changed=read)]
+    if any(c["_id"] == chat_id and c["unread"] for c in chats_before):
+        checks.append(expect("chat/chats", changed={chat_id: {"unread": 0}}))
+    return checks

@@ -1,0 +1,98 @@
+"""Chat information-retrieval tasks: the unread total and what someone wrote last."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
+from phoneworld_gym.oracle import text_of
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.chat.common import chats, choice, in_chat, last_text, open_chat, to_list
+
+
+@register_task
+class ChatCountUnread(Task):
+    """Count the unread messages over all chats (the title and the Chats tab show it).
+
+    Fewer goals: the template has no params; the count varies with the seed."""
+
+    id = "ChatCountUnread"
+    apps = ("chat",)
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 2
+    answer_matcher = NumberMatch()
+    template = "How many unread messages do I have in Chat?"
+    paraphrases = {
+        "train": ("Count my unread Chat messages.",
+                  "What's my unread message count in the Chat app?"),
+        "test": ("Without opening any conversation, tell me how many Chat messages I "
+                 "haven't read yet.",),
+    }
+
+    def expected_answer(self, device: Device) -> Any:
+        return sum(int(c["unread"]) for c in self.before("chat/chats"))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from to_list(device)
+        title = text_of(device, rid="title") or ""
+        n = title.partition("(")[2].rstrip(")") or "0"
+        yield Action("answer", text=n)
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Counts the chats with unread messages instead of the messages (off by at least
+        one whenever a chat has two, else answers one more)."""
+        rows = self.before("chat/chats")
+        n_chats = sum(1 for c in rows if c["unread"])
+        total = sum(int(c["unread"]) for c in rows)
+        yield Action("answer", text=str(n_chats if n_chats != total else total + 1))
+
+
+@register_task
+class ChatLastFrom(Task):
+    """Read the newest message someone wrote in a one-to-one chat with nothing unread."""
+
+    id = "ChatLastFrom"
+    apps = ("chat",)
+    category = "information-retrieval"
+    difficulty = "easy"
+    split = "test"
+    optimal_steps = 3
+    answer_matcher = StringMatch(contains=True)
+    params_schema = {"name": str, "chat_id": int}
+    template = "What did {name} last write to me in Chat?"
+    paraphrases = {
+        "test": ("Check Chat: what's the most recent thing {name} said to me?",
+                 "I forgot {name}'s latest Chat message. What was it?"),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        c = choice(rng, chats(probe, kind="direct"))
+        return {"name": c["title"], "chat_id": int(c["_id"])}
+
+    def expected_answer(self, device: Device) -> Any:
+        rows = self.before("chat/messages")
+        theirs = [r for r in in_chat(rows, self.params["chat_id"]) if r["sender"] != "me"]
+        return Expected(theirs[-1]["body"], candidates=sorted({r["body"] for r in rows}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_chat(device, self.params["name"])
+        from phoneworld_gym.oracle import elements
+
+        theirs = [e.text for e in elements(device)
+                  if (e.resource_id or "").endswith("/message_text")
+                  and not (e.content_description or "").startswith("You said")]
+        yield Action("answer", text=str(theirs[-1] if theirs else last_text(device)))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Quotes the owner's own newest message in that chat, or their older one."""
+        rows = in_chat(self.before("chat/messages"), self.params["chat_id"])
+        theirs = [r for r in rows if r["sender"] != "me"]
+        wrong = next(r["body"] for r in reversed(rows) if r["body"] != theirs[-1]["body"])
+        yield Action("answer", text=wrong)

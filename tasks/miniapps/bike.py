@@ -1,0 +1,242 @@
+"""CityBike (bike-rental mini-program in Chat) tasks: ride from one station to another,
+ride and share the receipt, count the bikes at a station (information retrieval), and
+reserve an e-bike (infeasible: no reservations, no e-bikes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.matchers import NumberMatch
+from phoneworld_gym.oracle import elements, scroll_to, tap
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
+from phoneworld_gym.validators import added, expect
+
+LABEL = "CityBike"
+
+
+def route(rng: np.random.Generator, probe: Probe) -> tuple[Row, Row]:
+    """A station with a bike and another with a free dock."""
+    stations = probe.query("bike/stations")
+    start = choice(rng, [s for s in stations if s["bikes"] > 0])
+    end = choice(rng, [s for s in stations if s["free_docks"] > 0 and s["_id"] != start["_id"]])
+    return start, end
+
+
+def ride(device: Device, start: str, end: str) -> Iterator[Action]:
+    """From anywhere: CityBike, the start station, unlock its first bike, end at ``end``."""
+    yield from open_mini(device, LABEL)
+    yield from scroll_to(device, text=start, rid="station_title")
+    yield tap(device, text=start, rid="station_title")
+    yield tap(device, text="Unlock", rid="unlock")
+    yield tap(device, text="End ride", rid="end_ride")
+    yield from scroll_to(device, text=end, rid="dock_station_title")
+    yield tap(device, text=end, rid="dock_station_title")
+
+
+def docked(before: list[Row], start: int, end: int) -> dict[int, dict[str, int]]:
+    """The expected ``bike/stations`` changes: one bike fewer at ``start``, one more at
+    ``end``."""
+    by = {r["_id"]: r for r in before}
+    return {start: {"bikes": by[start]["bikes"] - 1, "free_docks": by[start]["free_docks"] + 1},
+            end: {"bikes": by[end]["bikes"] + 1, "free_docks": by[end]["free_docks"] - 1}}
+
+
+@register_task
+class BikeRide(Task):
+    """Rent a bike at one station and dock it at another: one finished ride between them is
+    added, and the two stations' bike counts move by one."""
+
+    id = "BikeRide"
+    apps = ("chat", "bike")
+    category = "mini-app"
+    difficulty = "medium"
+    tags = ("dialog",)
+    optimal_steps = 8
+    may_change = ("bike/rides", "bike/stations")
+    params_schema = {"start": str, "start_id": int, "end": str, "end_id": int}
+    template = "In Chat's CityBike, rent a bike at {start} and end the ride at {end}."
+    paraphrases = {
+        "train": ("Take a CityBike from {start} to {end} (unlock it there, dock it at {end}).",
+                  "Use the bike mini program in Chat: pick up at {start}, return at {end}."),
+        "test": ("I'm riding from {start} over to {end}. Unlock a CityBike at the first and "
+                 "end the ride at the second.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        start, end = route(rng, probe)
+        return {"start": start["name"], "start_id": int(start["_id"]), "end": end["name"],
+                "end_id": int(end["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(
+            added("bike/rides", {"start": p["start"], "end": p["end"], "status": "done"}),
+            expect("bike/stations", changed=docked(self.before("bike/stations"),
+                                                    p["start_id"], p["end_id"])))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from ride(device, self.params["start"], self.params["end"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Docks at a station other than the one asked for."""
+        p = self.params
+        other = next(s["name"] for s in device.probe.query("bike/stations")
+                     if s["name"] not in (p["start"], p["end"]) and s["free_docks"] > 0)
+        yield from ride(device, p["start"], other)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class BikeRideShare(Task):
+    """Ride between two stations and share the receipt to a chat: the ride and station
+    changes of :class:`BikeRide`, plus one mini-program card in that chat naming both
+    stations."""
+
+    id = "BikeRideShare"
+    apps = ("chat", "bike")
+    category = "mini-app"
+    difficulty = "hard"
+    tags = ("dialog", "share")
+    split = "test"
+    optimal_steps = 12
+    may_change = ("bike/rides", "bike/stations", "chat/messages")
+    params_schema = {"start": str, "start_id": int, "end": str, "end_id": int, "chat": str,
+                     "chat_id": int}
+    template = ("Ride a CityBike from {start} to {end} using Chat, then share the ride receipt "
+                "with {chat}.")
+    paraphrases = {
+        "test": ("Borrow a bike at {start}, return it at {end}, and post the receipt into my "
+                 "{chat} chat.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        start, end = route(rng, probe)
+        c = choice(rng, chats(probe, unread=None))
+        return {"start": start["name"], "start_id": int(start["_id"]), "end": end["name"],
+                "end_id": int(end["_id"]), "chat": c["title"], "chat_id": int(c["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(
+            added("bike/rides", {"start": p["start"], "end": p["end"], "status": "done"}),
+            expect("bike/stations", changed=docked(self.before("bike/stations"),
+                                                    p["start_id"], p["end_id"])),
+            added("chat/messages", {"chat_id": p["chat_id"], "type": "card", "sender": "me",
+                                    "body": lambda v: f"{p['start']} to {p['end']}" in str(v)}))
+
+    def _run(self, device: Device, chat: str) -> Iterator[Action]:
+        yield from ride(device, self.params["start"], self.params["end"])
+        yield from share_to(device, chat)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, self.params["chat"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Shares the receipt into another chat."""
+        other = next(c["title"] for c in device.probe.query("chat/chats")
+                     if c["title"] != self.params["chat"])
+        yield from self._run(device, other)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class BikeCountAtStation(Task):
+    """Read how many bikes a station has (the station list shows it).
+
+    Fewer goals: the town has seven stations, so the question has seven wordings (the
+    answers vary with the seed)."""
+
+    id = "BikeCountAtStation"
+    apps = ("chat", "bike")
+    category = "information-retrieval"
+    difficulty = "easy"
+    optimal_steps = 4
+    answer_matcher = NumberMatch()
+    params_schema = {"station": str, "station_id": int}
+    template = "How many bikes are available at the {station} station in CityBike?"
+    paraphrases = {
+        "train": ("Check Chat's CityBike: how many bikes are docked at {station}?",),
+        "test": ("Are there bikes at {station} right now? Tell me how many, per CityBike.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        s = choice(rng, probe.query("bike/stations"))
+        return {"station": s["name"], "station_id": int(s["_id"])}
+
+    def expected_answer(self, device: Device) -> Any:
+        return next(s["bikes"] for s in self.before("bike/stations")
+                    if s["_id"] == self.params["station_id"])
+
+    def _count(self, device: Device) -> str:
+        want = f"{self.params['station']}, "
+        for e in elements(device):
+            if (e.resource_id or "").endswith("/station") and \
+                    (e.content_description or "").startswith(want):
+                return (e.content_description or "")[len(want):].split(" ")[0]
+        raise RuntimeError(f"no station {self.params['station']} on screen")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_mini(device, LABEL)
+        yield from scroll_to(device, text=self.params["station"], rid="station_title")
+        yield Action("answer", text=self._count(device))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Answers the free docks instead of the bikes (or one more when they are equal)."""
+        row = next(s for s in self.before("bike/stations")
+                   if s["_id"] == self.params["station_id"])
+        wrong = row["free_docks"] if row["free_docks"] != row["bikes"] else row["bikes"] + 1
+        yield Action("answer", text=str(wrong))
+
+
+@register_task
+class BikeReserveInfeasible(Task):
+    """Infeasible by design: CityBike rents classic bikes on the spot; it has no e-bikes and
+    no reservations."""
+
+    id = "BikeReserveInfeasible"
+    apps = ("chat", "bike")
+    category = "mini-app"
+    difficulty = "medium"
+    tags = ("infeasible",)
+    feasible = False
+    optimal_steps = 5
+    params_schema = {"station": str, "time": str}
+    template = "Reserve an e-bike at {station} for tomorrow at {time} in CityBike."
+    paraphrases = {
+        "train": ("Book an electric bike at {station} for {time} tomorrow with CityBike.",),
+        "test": ("Hold a CityBike e-bike for me at {station}, pickup tomorrow {time}.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        return {"station": str(choice(rng, probe.query("bike/stations"))["name"]),
+                "time": ("7 AM", "8 AM", "9 AM", "5 PM", "6 PM")[int(rng.integers(5))]}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect()
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_mini(device, LABEL)
+        yield from scroll_to(device, text=self.params["station"], rid="station_title")
+        yield tap(device, text=self.params["station"], rid="station_title")
+        yield Action("status", goal_status="infeasible")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Unlocks a bike there now (when there is one) and claims success."""
+        yield from open_mini(device, LABEL)
+        st = next(s for s in device.probe.query("bike/stations") if s["bikes"] > 0)
+        yield from scroll_to(device, text=st["name"], rid="station_title")
+        yield tap(device, text=st["name"], rid="station_title")
+        yield tap(device, text="Unlock", rid="unlock")
+        yield Action("status", goal_status="complete")
