@@ -239,3 +239,33 @@ def _jpeg() -> bytes:
     buf = io.BytesIO()
     Image.new("RGB", (64, 48), (200, 80, 40)).save(buf, "JPEG")
     return buf.getvalue()
+
+
+def test_movie_seat_map_sells_only_free_seats_and_the_booking_is_a_table_row():
+    from phoneworld_gym.apps.movies import store as mv
+
+    dev = PhoneWorldDevice(apps=["chat", "movies"])
+    dev.reset(2)
+    open_mini(dev, "CinemaGo")
+    show = dev.probe.query("movies/showtimes")[0]
+    run(dev, tap(dev, text=show["film"], rid="film_title"))
+    run(dev, tap(dev, desc=f"{show['day']} {show['time']}", contains=True))
+    taken = str(show["taken"]).split(", ")
+    sold = find(dev, desc=f"Seat {taken[0]}, sold")
+    assert sold is not None and not dev.ui_elements()[sold].is_clickable
+    free = [s for s in mv.seat_names() if s not in taken][:2]
+    for seat in free:
+        run(dev, tap(dev, desc=f"Seat {seat}, available"))
+    assert find(dev, rid="selected_seats", text=f"Selected: {free[0]}, {free[1]}") is not None
+    run(dev, tap(dev, rid="buy"))
+    run(dev, tap(dev, text="Buy", rid="button2"))
+    row = dev.probe.query("movies/bookings")[-1]
+    assert row["seats"] == ", ".join(free) and row["count"] == 2
+    assert row["total"] == round(2 * show["price"], 2)
+    store = dev.world.stores["movies"]
+    with pytest.raises(ValueError, match="already sold"):
+        mv.book(store, show["_id"], [free[0]])
+    with pytest.raises(ValueError, match="no seats"):
+        mv.book(store, show["_id"], ["Z9"])
+    with pytest.raises(ValueError, match="at least one"):
+        mv.book(store, show["_id"], [])

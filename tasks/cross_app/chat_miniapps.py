@@ -27,6 +27,7 @@ from phoneworld_gym.tasks.chat.common import (
     send_text,
     share_to,
 )
+from phoneworld_gym.tasks.clock.common import add_alarm, time_text
 from phoneworld_gym.tasks.miniapps.coffee import MILKS, SIZES, new_rows, order_drink
 from phoneworld_gym.tasks.miniapps.splitbill import split
 from phoneworld_gym.validators import added, same_text
@@ -263,3 +264,95 @@ class LongHorizonDinnerPlan(Task):
         yield Action("status", goal_status="complete")
 
 
+
+
+@register_task
+class LongHorizonCoffeeRun(Task):
+    """Long-horizon, three apps (Chat, Bean There, Clock): a friend asks in Chat for a
+    coffee by a time; order exactly that drink, share the order with them, set a "Coffee
+    pickup" alarm fifteen minutes before their time, and reply "On my way". Exactly: one
+    order, one alarm, and two messages from the owner in their chat (the order's card, which
+    names its number, and the reply)."""
+
+    id = "LongHorizonCoffeeRun"
+    apps = ("chat", "coffee", "clock")
+    category = "long-horizon"
+    difficulty = "hard"
+    tags = ("read-then-write", "payment", "share", "time-picker", "multi-app")
+    split = "test"
+    optimal_steps = 31
+    max_steps = 70
+    may_change = ("coffee/orders", "chat/messages", "alarms")
+    params_schema = {"name": str, "chat_id": int, "drink": str, "size": str, "milk": str,
+                     "hour": int, "minute": int}
+    template = ("{name} asked me for a coffee in Chat. Order exactly what they want in Bean "
+                'There and share the order with them, set an alarm labeled "Coffee pickup" 15 '
+                'minutes before the time they need it, then reply "On my way".')
+    paraphrases = {
+        "test": ("Handle {name}'s coffee request from our chat: buy that drink in the coffee "
+                 'mini program, send them the order, add a "Coffee pickup" alarm a quarter of '
+                 'an hour ahead of when they want it, and answer "On my way".',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        c = choice(rng, chats(probe, kind="direct"))
+        return {"name": c["title"], "chat_id": int(c["_id"]),
+                "drink": str(choice(rng, probe.query("coffee/menu"))["name"]),
+                "size": SIZES[int(rng.integers(3))], "milk": MILKS[int(rng.integers(4))],
+                "hour": int(rng.integers(11, 17)), "minute": int(rng.choice([0, 15, 30, 45]))}
+
+    def _when(self) -> tuple[int, int]:
+        """The alarm's time: fifteen minutes before theirs."""
+        total = self.params["hour"] * 60 + self.params["minute"] - 15
+        return total // 60, total % 60
+
+    def setup(self, device: Device) -> None:
+        p = self.params
+        milk = "no milk" if p["milk"] == "No milk" else p["milk"].lower()
+        device.fixture("chat", "receive", chat=p["name"], sender=p["name"], read=1,
+                       minutes_ago=2,
+                       body=f"Could you bring me a {p['size'].lower()} {p['drink']} with {milk} "
+                            f"from Bean There by {time_text(p['hour'], p['minute'])}?")
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        new = new_rows(self.before("coffee/orders"), device.probe.query("coffee/orders"))
+        number = new[0]["number"] if len(new) == 1 else "\x00"
+        hour, minute = self._when()
+        return self.expect(
+            added("coffee/orders", {"drink": p["drink"], "size": p["size"], "milk": p["milk"]}),
+            added("alarms", {"hour": hour, "minutes": minute, "enabled": 1,
+                             "label": same_text("Coffee pickup")}),
+            added("chat/messages",
+                  {"chat_id": p["chat_id"], "sender": "me", "type": "card",
+                   "body": lambda v: number in str(v)},
+                  {"chat_id": p["chat_id"], "sender": "me", "type": "text",
+                   "body": same_text("On my way")}))
+
+    def _run(self, device: Device, late: bool) -> Iterator[Action]:
+        from phoneworld_gym.oracle import scroll_to, type_into
+
+        p = self.params
+        yield from open_chat(device, p["name"])
+        if p["drink"] not in last_text(device):
+            raise RuntimeError("the request is not the newest message")
+        yield from order_drink(device, p["drink"], p["size"], p["milk"])
+        yield from share_to(device, p["name"])
+        hour, minute = self._when()
+        if late:
+            hour, minute = p["hour"], p["minute"]
+        yield from add_alarm(device, hour, minute)
+        yield from scroll_to(device, rid="edit_label")
+        yield type_into(device, "Coffee pickup", rid="edit_label")
+        yield from open_chat(device, p["name"])
+        yield from send_text(device, "On my way")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, False)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The alarm at their time instead of fifteen minutes before."""
+        yield from self._run(device, True)
+        yield Action("status", goal_status="complete")

@@ -240,3 +240,56 @@ class BikeReserveInfeasible(Task):
         yield tap(device, text=st["name"], rid="station_title")
         yield tap(device, text="Unlock", rid="unlock")
         yield Action("status", goal_status="complete")
+
+
+@register_task
+class BikeRoundTrip(Task):
+    """Ride from one station to another and back: two finished rides are added (there and
+    back); each station ends with as many bikes as it started with."""
+
+    id = "BikeRoundTrip"
+    apps = ("chat", "bike")
+    category = "mini-app"
+    difficulty = "hard"
+    tags = ("dialog", "multi-step")
+    optimal_steps = 13
+    may_change = ("bike/rides", "bike/stations")
+    params_schema = {"start": str, "start_id": int, "end": str, "end_id": int}
+    template = ("With CityBike in Chat, ride from {start} to {end}, then take a bike from {end} "
+                "back to {start}.")
+    paraphrases = {
+        "train": ("Do a CityBike round trip: {start} to {end} and back again.",),
+        "test": ("I need to pop over to {end} from {start} and return. Use two CityBike "
+                 "rides.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        start, end = route(rng, probe)
+        return {"start": start["name"], "start_id": int(start["_id"]), "end": end["name"],
+                "end_id": int(end["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(
+            expect("bike/rides", added=[
+                {"start": p["start"], "end": p["end"], "status": "done"},
+                {"start": p["end"], "end": p["start"], "status": "done"}]),
+            expect("bike/stations"))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        p = self.params
+        yield from ride(device, p["start"], p["end"])
+        yield tap(device, text="Done", rid="done")
+        yield from scroll_to(device, text=p["end"], rid="station_title")
+        yield tap(device, text=p["end"], rid="station_title")
+        yield tap(device, text="Unlock", rid="unlock")
+        yield tap(device, text="End ride", rid="end_ride")
+        yield from scroll_to(device, text=p["start"], rid="dock_station_title")
+        yield tap(device, text=p["start"], rid="dock_station_title")
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Only the way there."""
+        yield from ride(device, self.params["start"], self.params["end"])
+        yield Action("status", goal_status="complete")

@@ -221,3 +221,68 @@ class CoffeeSyrupInfeasible(Task):
         """Orders the plain drink and claims success."""
         yield from order_drink(device, self.params["drink"], "Medium", "Whole milk")
         yield Action("status", goal_status="complete")
+
+
+@register_task
+class CoffeeReorder(Task):
+    """Order the newest past order again: one order with its drink, size and milk is added.
+    The agent finds them in My orders.
+
+    Fewer goals: the template has no params; the drink varies with the seed."""
+
+    id = "CoffeeReorder"
+    apps = ("chat", "coffee")
+    category = "mini-app"
+    difficulty = "medium"
+    tags = ("read-then-write", "payment")
+    optimal_steps = 14
+    may_change = ("coffee/orders",)
+    template = "Reorder my last Bean There drink in Chat, same size and milk."
+    paraphrases = {
+        "train": ("Get me the same coffee as my last Bean There order (size and milk too).",),
+        "test": ("I want exactly what I had last time from the coffee mini program. Order "
+                 "it again.",),
+    }
+
+    def _last(self) -> dict[str, Any]:
+        return sorted(self.before("coffee/orders"), key=lambda r: r["_id"])[-1]
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        last = self._last()
+        return self.expect(added("coffee/orders", {"drink": last["drink"], "size": last["size"],
+                                                   "milk": last["milk"],
+                                                   "status": "Preparing"}))
+
+    def _run(self, device: Device, bigger: bool) -> Iterator[Action]:
+        yield from open_mini(device, LABEL)
+        yield tap(device, desc="My orders")
+        yield tap(device, rid="past_order_title")
+        size, _, drink = (text_of(device, rid="order_drink") or "").partition(" ")
+        milk = text_of(device, rid="order_milk") or ""
+        if bigger:
+            size = SIZES[(SIZES.index(size) + 1) % 3]
+        yield Action("navigate_back")
+        yield Action("navigate_back")
+        yield from order_drink_here(device, drink, size, milk)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, False)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The same drink in another size."""
+        yield from self._run(device, True)
+        yield Action("status", goal_status="complete")
+
+
+def order_drink_here(device: Device, drink: str, size: str, milk: str) -> Iterator[Action]:
+    """On Bean There's menu: the drink, its size and milk, checkout and pay."""
+    yield from scroll_to(device, text=drink, rid="drink_title")
+    yield tap(device, text=drink, rid="drink_title")
+    if size != "Medium":
+        yield tap(device, desc=size, rid="size_option")
+    if milk != "Whole milk":
+        yield tap(device, desc=milk, rid="milk_option")
+    yield tap(device, text="Checkout")
+    yield tap(device, rid="pay")
+    yield tap(device, text="Pay", rid="button2")

@@ -12,7 +12,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch
-from phoneworld_gym.oracle import tap, text_of, type_into
+from phoneworld_gym.oracle import elements, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
 from phoneworld_gym.validators import added
@@ -207,4 +207,58 @@ class SplitUnevenInfeasible(Task):
         """Makes an even split and claims success."""
         p = self.params
         yield from split(device, p["title"], p["amount"], p["group"])
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class SplitRepeatLast(Task):
+    """Split the newest past split's bill again, same title and total, with a chat group:
+    one split with that title, total and group is added. The agent reads them off History.
+
+    Fewer goals: the seeded history has one split and Chat has two groups; the title and
+    total vary with the seed."""
+
+    id = "SplitRepeatLast"
+    apps = ("chat", "splitbill")
+    category = "mini-app"
+    difficulty = "medium"
+    tags = ("read-then-write", "form")
+    optimal_steps = 9
+    may_change = ("splitbill/splits",)
+    params_schema = {"group": str}
+    template = "In Split, split my last bill again (same name and total) with the {group} group."
+    paraphrases = {
+        "train": ("Repeat my most recent split in Chat's Split, this time with {group}.",),
+        "test": ("Whatever I split last time in Split, do it once more — same title, same "
+                 "amount — but with the {group} group.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        return {"group": str(choice(rng, chats(probe, kind="group", unread=None))["title"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        last = sorted(self.before("splitbill/splits"), key=lambda r: r["_id"])[-1]
+        return self.expect(added("splitbill/splits", {
+            "title": last["title"], "total": last["total"], "group": self.params["group"]}))
+
+    def _run(self, device: Device, extra: float) -> Iterator[Action]:
+        yield from open_mini(device, LABEL)
+        title = text_of(device, rid="split_title") or ""
+        lines = [e.text or "" for e in elements(device)]
+        total = next(float(t.split(" · ")[0].lstrip("$")) for t in lines
+                     if t.startswith("$") and " people · " in t)
+        yield tap(device, text="New split")
+        yield type_into(device, title, rid="split_title")
+        yield type_into(device, f"{total + extra:.2f}", rid="split_amount")
+        yield tap(device, desc=self.params["group"], rid="group_option")
+        yield tap(device, rid="do_split")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, 0.0)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The total off by a dollar."""
+        yield from self._run(device, 1.0)
         yield Action("status", goal_status="complete")
