@@ -69,7 +69,8 @@ def _keys(device: PhoneWorldDevice, app: App) -> tuple[str, str] | None:
     dialog = entry["state"].get("_dialog")
     screen = local + (f" [{dialog}]" if dialog else "")
     activity = json.dumps([entry["screen"], entry["args"], dialog,
-                           entry["state"].get("_scroll")], sort_keys=True, default=str)
+                           entry["state"].get("_scroll"), w.permissions.get(host, {})],
+                          sort_keys=True, default=str)
     return screen, activity
 
 

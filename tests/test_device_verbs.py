@@ -76,9 +76,12 @@ def test_settings_and_files(phone):
     phone.put_setting("system", "screen_brightness", "128")
     assert phone.probe.setting("system", "screen_brightness") == "128"
     assert {"_id": "screen_brightness", "value": "128"} in phone.probe.query("settings/system")
+    before = phone.probe.query("files")  # apps start with files of their own (photos, ...)
     phone.push_file("/sdcard/Download/note.txt", b"hello")
-    (f,) = phone.probe.query("files")
+    after = phone.probe.query("files")
+    (f,) = [r for r in after if r not in before]
     assert f["_id"] == "/sdcard/Download/note.txt" and f["size"] == 5 and len(f["sha256"]) == 64
+    assert len(after) == len(before) + 1
 
 
 @pytest.mark.parametrize("call,error", [
