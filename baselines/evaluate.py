@@ -35,6 +35,9 @@ def run_episode(env: gym.Env, agent: Agent, task: str, seed: int, *,
     reward, errors = 0.0, 0
     while True:
         obs, reward, term, trunc, info = env.step(agent.act(obs))
+        observe = getattr(agent, "observe", None)
+        if observe is not None:  # an LM agent puts the env's action error in its history
+            observe(info)
         errors += bool(info["action_error"])
         if keep_frames and "screenshot" in obs:
             frames.append(obs["screenshot"])
