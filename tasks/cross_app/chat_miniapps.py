@@ -1,9 +1,11 @@
 """Cross-app and long-horizon tasks around the Chat super-app and its mini-programs.
 
-The agent reads something in a chat and acts on it elsewhere: the coffee a friend asked for
-is ordered in Bean There and its number sent back; a dinner plan from the Friends group goes
-into Calendar; and (long-horizon) that plan also becomes a split deposit posted to the
-group, with a confirmation text. Chat's tables are its own, so these run in PhoneWorld only.
+The agent carries information between apps: a contact's number goes from Contacts into a
+chat; the coffee a friend asked for is ordered in Bean There and its number sent back; a
+dinner plan from the Friends group goes into Calendar. The long-horizon ones chain three
+apps: the plan also becomes a split deposit posted to the group with a confirmation, and a
+coffee request becomes an order, a pickup alarm and a reply. Chat's tables are its own, so
+these run in PhoneWorld only.
 """
 
 from __future__ import annotations
@@ -355,4 +357,66 @@ class LongHorizonCoffeeRun(Task):
     def near_miss(self, device: Device) -> Iterator[Action]:
         """The alarm at their time instead of fifteen minutes before."""
         yield from self._run(device, True)
+        yield Action("status", goal_status="complete")
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in str(text) if ch.isdigit())
+
+
+@register_task
+class CrossAppNumberToChat(Task):
+    """Look a contact's number up in Contacts and send it to someone in Chat: one text from
+    the owner in that chat whose digits contain the number's last ten digits."""
+
+    id = "CrossAppNumberToChat"
+    apps = ("contacts", "chat")
+    category = "cross-app"
+    difficulty = "medium"
+    tags = ("read-then-write", "search")
+    optimal_steps = 8
+    may_change = ("chat/messages",)
+    params_schema = {"name": str, "number": str, "target": str, "chat_id": int}
+    template = "Find {name}'s phone number in Contacts and send it to {target} in Chat."
+    paraphrases = {
+        "train": ("{target} needs {name}'s number. Look it up in my contacts and message it "
+                  "to them on Chat.",),
+        "test": ("Pass {name}'s phone number from my address book on to {target} over Chat.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        target = choice(rng, chats(probe, kind="direct"))
+        c = choice(rng, [r for r in probe.contacts() if r["display_name"] and r["number"]
+                         and r["display_name"] != target["title"]])
+        return {"name": c["display_name"], "number": c["number"], "target": target["title"],
+                "chat_id": int(target["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        want = _digits(p["number"])[-10:]
+        return self.expect(added("chat/messages", {
+            "chat_id": p["chat_id"], "sender": "me", "type": "text",
+            "body": lambda v: want in _digits(str(v))}))
+
+    def _run(self, device: Device, name: str) -> Iterator[Action]:
+        from phoneworld_gym.oracle import text_of
+        from phoneworld_gym.tasks.contacts.common import open_contact
+
+        yield from open_contact(device, name)
+        number = text_of(device, rid="phone_title") or ""
+        yield from open_chat(device, self.params["target"])
+        yield from send_text(device, f"{name}: {number}")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Sends another contact's number."""
+        other = next(r["display_name"] for r in device.probe.contacts()
+                     if r["display_name"] and r["number"]
+                     and r["display_name"] not in (self.params["name"], self.params["target"])
+                     and _digits(r["number"])[-10:] != _digits(self.params["number"])[-10:])
+        yield from self._run(device, other)
         yield Action("status", goal_status="complete")
