@@ -270,7 +270,7 @@ def edit(ctx: Ctx) -> View | Page:
     def set_priority(label: str) -> Handler:
         return ctx.setter("priority", ts.PRIORITIES.index(label))
 
-    due_text = ts.due_label(due, today(ctx)) if due else "Add date"
+    due_text = ts.full_label(due) if due else "Add date"
     date_row = Row([Icon("calendar", size=20, box=40, color=th.on_surface_variant,
                          in_dump=False),
                     Text(due_text, size=16, color=th.on_surface if due else

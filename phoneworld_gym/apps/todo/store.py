@@ -153,6 +153,12 @@ def due_label(due: str, today: dt.date = TODAY) -> str:
     return label if d.year == today.year else f"{label}, {d.year}"
 
 
+def full_label(due: str) -> str:
+    """"Wed, Mar 18, 2026": the editor's due date."""
+    d = dt.date.fromisoformat(due)
+    return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}, {d.year}"
+
+
 def matches(t: dict[str, Any], q: str) -> bool:
     return q in t["title"].lower() or q in t["notes"].lower()
 
