@@ -450,10 +450,77 @@ def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig
         sampler.close()
 
 
+# -- resuming -------------------------------------------------------------------------------
+def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
+    """For each stage, the config it depends on (its own part and every earlier stage's), as
+    text: a stage whose key is unchanged is reused from its checkpoint on a rerun."""
+    raw = cfg.raw
+    rl = dict(raw.get("rl") or {})
+    base = {k: raw.get(k) for k in ("model", "tiny", "seed", "worlds", "tasks", "demos")}
+    sft = {**base, "sft": raw.get("sft")}
+    common = {k: rl.get(k) for k in ("reward", "judge", "train_seeds")}
+    real = {**sft, "rl": common, "real": rl.get("real")}
+    parts = {"random": {k: raw.get(k) for k in ("seed", "worlds", "tasks")}, "sft": sft,
+             "real_rl": real, "mixed_rl": {**real, "mixed": rl.get("mixed")},
+             "real_rl_more": {**real, "control": rl.get("mixed")}}
+    return {k: json.dumps(v, sort_keys=True, default=str) for k, v in parts.items()}
+
+
+class StageCache:
+    """``OUT/stages/<stage>.json``: a finished stage's config key, its training record and its
+    evaluation (with the evaluation config's key)."""
+
+    def __init__(self, out: Path, cfg: RecipeConfig):
+        self.dir = out / "stages"
+        self.keys = stage_keys(cfg)
+        self.eval_key = json.dumps(cfg.raw.get("eval"), sort_keys=True, default=str)
+
+    def _read(self, stage: str) -> dict[str, Any] | None:
+        path = self.dir / f"{stage}.json"
+        if not path.is_file():
+            return None
+        doc = json.loads(path.read_text())
+        return doc if doc.get("key") == self.keys[stage] else None
+
+    def record(self, stage: str, checkpoint: Path | None) -> dict[str, Any] | None:
+        """The stage's training record if it finished with this config (and its checkpoint
+        is there), else None."""
+        doc = self._read(stage)
+        if doc is None or "record" not in doc:
+            return None
+        if checkpoint is not None and not (checkpoint / "config.json").is_file():
+            return None
+        return dict(doc["record"])
+
+    def evals(self, stage: str) -> list[EvalRecord] | None:
+        """The stage's evaluation if it was made with this config and evaluation config."""
+        doc = self._read(stage)
+        if doc is None or doc.get("eval_key") != self.eval_key or "evals" not in doc:
+            return None
+        return [EvalRecord(**r) for r in doc["evals"]]
+
+    def save(self, stage: str, *, record: dict[str, Any] | None = None,
+             evals: Sequence[EvalRecord] | None = None) -> None:
+        """Store a stage's record or evaluation (keeping what is already stored)."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        doc = self._read(stage) or {"key": self.keys[stage]}
+        if record is not None:
+            doc["record"] = record
+        if evals is not None:
+            doc["eval_key"] = self.eval_key
+            doc["evals"] = [dataclasses.asdict(r) for r in evals]
+        tmp = self.dir / f"{stage}.json.tmp"
+        tmp.write_text(json.dumps(doc, indent=1, default=str))
+        tmp.replace(self.dir / f"{stage}.json")
+
+
 # -- the run --------------------------------------------------------------------------------
 def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = print
         ) -> dict[str, Any]:
-    """Run every stage and write the report; returns the report document."""
+    """Run every stage and write the report; returns the report document.
+
+    A rerun into the same ``out_dir`` reuses every stage (checkpoint, record, evaluation)
+    whose config is unchanged, and redoes the first changed stage and everything after it."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -468,6 +535,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.raw, indent=1, default=str))
     reward_fn = make_reward(cfg)
+    cache = StageCache(out, cfg)
     walls: dict[str, float] = {}
     records: list[EvalRecord] = []
     meta: dict[str, Any] = {"config": cfg.raw, "wall_seconds": walls}
@@ -482,19 +550,32 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     def evaluate(stage: str, path: Path) -> None:
         from phoneworld_gym.baselines.lm_agent import LocalModel
 
+        cached = cache.evals(stage)
+        if cached is not None:
+            log(f"[eval_{stage}] reused ({len(cached)} episodes, same config)")
+            records.extend(cached)
+            return
         t0 = time.time()
         lm = LocalModel.load(path, device=cfg.device)  # loaded once, a fresh agent per episode
-        records.extend(evaluate_policy(stage, lambda: make_lm_agent(
+        done = evaluate_policy(stage, lambda: make_lm_agent(
             lm, temperature=0.0, max_new_tokens=cfg.eval_max_new_tokens,
-            seed=cfg.seed, device=cfg.device), cfg, log))
+            seed=cfg.seed, device=cfg.device), cfg, log)
+        cache.save(stage, evals=done)
+        records.extend(done)
         timed(f"eval_{stage}", t0)
 
     if cfg.eval_random:
-        t0 = time.time()
-        counter = iter(range(10**9))
-        records.extend(evaluate_policy("random", lambda: RandomLM(cfg.seed + next(counter)),
-                                       cfg, log))
-        timed("eval_random", t0)
+        cached = cache.evals("random")
+        if cached is None:
+            t0 = time.time()
+            counter = iter(range(10**9))
+            cached = evaluate_policy("random", lambda: RandomLM(cfg.seed + next(counter)),
+                                     cfg, log)
+            cache.save("random", evals=cached)
+            timed("eval_random", t0)
+        else:
+            log(f"[eval_random] reused ({len(cached)} episodes, same config)")
+        records.extend(cached)
 
     # 0: demonstrations
     t0 = time.time()
@@ -505,18 +586,23 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     # 1: SFT
     t0 = time.time()
     tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(base, local_files_only=True)
-    ratios = {k: v for k, v in cfg.demo_ratios.items() if k in data}
-    mixture = mix(data, ratios, seed=cfg.seed)
-    examples = sft_examples(mixture, tokenizer.eos_token,
-                            prompt_text=make_lm_agent((model, tokenizer), temperature=0.0,
-                                                      max_new_tokens=1, seed=0).lm.prompt_text)
     sft_dir = out / "checkpoints" / "sft"
-    sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft, log=log)
-    by_source = list(examples["source"])
-    meta["sft"] = {**sft_record, "by_source": {s: by_source.count(s) for s in set(by_source)}}
+    sft_record = cache.record("sft", sft_dir)
+    if sft_record is None:
+        model = AutoModelForCausalLM.from_pretrained(base, local_files_only=True)
+        ratios = {k: v for k, v in cfg.demo_ratios.items() if k in data}
+        mixture = mix(data, ratios, seed=cfg.seed)
+        examples = sft_examples(mixture, tokenizer.eos_token, prompt_text=make_lm_agent(
+            (model, tokenizer), temperature=0.0, max_new_tokens=1, seed=0).lm.prompt_text)
+        sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft, log=log)
+        by_source = list(examples["source"])
+        sft_record["by_source"] = {s: by_source.count(s) for s in set(by_source)}
+        cache.save("sft", record=sft_record)
+        timed("sft", t0)
+    else:
+        log(f"[sft] reused {sft_dir} (same config)")
+    meta["sft"] = sft_record
     curves["sft_loss"]["sft"] = sft_record["loss"]
-    timed("sft", t0)
     evaluate("sft", sft_dir)
 
     # 2 and 3: RL stages, each from the previous checkpoint
@@ -525,7 +611,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
         plan.append(("real_rl_more", "control"))
     previous = sft_dir
     ref = None
-    for stage, kind in plan:
+    for number, (stage, kind) in enumerate(plan, 1):
         t0 = time.time()
         weights, settings = cfg.stages["real" if kind == "control" else kind]
         if kind == "control":  # real-only from the real-RL checkpoint, the mixed stage's budget
@@ -534,20 +620,27 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
             start_from = out / "checkpoints" / "real_rl"
         else:
             start_from = previous
-        if settings.kl_coef > 0 and ref is None:
-            ref = AutoModelForCausalLM.from_pretrained(sft_dir, local_files_only=True)
-            ref = ref.to(cfg.device).eval()  # type: ignore[arg-type]
-        model = AutoModelForCausalLM.from_pretrained(start_from, local_files_only=True)
-        model = model.to(cfg.device)  # type: ignore[arg-type]
-        history = rl_stage(stage, model, tokenizer, ref, cfg, weights, settings, reward_fn,
-                           cfg.seed + len(walls), log)
-        path = save(model, tokenizer, out / "checkpoints" / stage)
-        (path / "rl_history.json").write_text(json.dumps(history, indent=1))
-        meta[stage] = {"weights": weights, "settings": dataclasses.asdict(settings),
-                       "history": history}
+        path = out / "checkpoints" / stage
+        done = cache.record(stage, path)
+        if done is None:
+            if settings.kl_coef > 0 and ref is None:
+                ref = AutoModelForCausalLM.from_pretrained(sft_dir, local_files_only=True)
+                ref = ref.to(cfg.device).eval()  # type: ignore[arg-type]
+            model = AutoModelForCausalLM.from_pretrained(start_from, local_files_only=True)
+            model = model.to(cfg.device)  # type: ignore[arg-type]
+            history = rl_stage(stage, model, tokenizer, ref, cfg, weights, settings, reward_fn,
+                               cfg.seed + number, log)
+            save(model, tokenizer, path)
+            done = {"weights": weights, "settings": dataclasses.asdict(settings),
+                    "history": history}
+            cache.save(stage, record=done)
+            timed(stage, t0)
+        else:
+            log(f"[{stage}] reused {path} (same config)")
+        history = done["history"]
+        meta[stage] = done
         curves["rl_reward"][stage] = [h["reward"] for h in history]
         curves["rl_success"][stage] = [h["success"] for h in history]
-        timed(stage, t0)
         evaluate(stage, path)
         if kind != "control":
             previous = path

@@ -242,6 +242,18 @@ def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
     finally:
         close_env(env)
     assert (ep.success, len(ep.steps)) == (rec["success"], rec["steps"])
+    # a rerun reuses every stage whose config is unchanged, and redoes from the first change
+    lines: list[str] = []
+    again = run(cfg, tmp_path, log=lines.append)
+    assert again["summary"] == doc["summary"]
+    assert sum("reused" in line for line in lines) == 7, lines  # 3 trainings + 4 evaluations
+    raw = small_config()
+    raw["rl"]["mixed"]["lr"] = 0.01
+    lines.clear()
+    run(RecipeConfig.from_dict(raw), tmp_path, log=lines.append)
+    assert any(line.startswith("[real_rl] reused") for line in lines)
+    assert any(line.startswith("mixed_rl update 1") for line in lines)
+    assert not any(line.startswith("[mixed_rl] reused") for line in lines)
 
 
 # -- judged rewards -------------------------------------------------------------------------
