@@ -5,7 +5,7 @@ The store is ``{"cities": [{id, name, region, home}], "temp_unit": "C"|"F",
 first and cannot be removed. The forecast is not stored: it is a pure function of the city
 and the day (a hash of both seeds it), the same on every seed, as a weather service would
 answer at the frozen clock (2026-03-14T10:30). Tables (PhoneWorld-only): ``weather/cities``
-(``_id``, ``name``, ``region``, ``home``, ``position``), ``weather/settings`` (one row:
+(``_id``, ``name``, ``region``, ``home``; in the order shown), ``weather/settings`` (one row:
 ``_id``, ``temp_unit``, ``wind_unit``) and the static ``weather/forecast`` (``_id``,
 ``city``, ``date``, ``day``, ``high_c``, ``low_c``, ``high_f``, ``low_f``, ``condition``,
 ``precip``, ``humidity``, ``wind_kmh``, ``wind_mph``, ``uv``, ``sunrise``, ``sunset``), ten
@@ -180,8 +180,8 @@ def suggestions(st: dict[str, Any], q: str) -> list[tuple[str, str, int, int, in
 
 
 def city_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"_id": c["id"], "name": c["name"], "region": c["region"], "home": int(c["home"]),
-             "position": i} for i, c in enumerate(st["cities"])]
+    return [{"_id": c["id"], "name": c["name"], "region": c["region"], "home": int(c["home"])}
+            for c in st["cities"]]
 
 
 def settings_rows(st: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,0 +1,1 @@
+"""Tasks for the Weather app: forecasts, saved cities, units."""
