@@ -81,6 +81,10 @@ class App:
     #: tables that never change in an episode (a shop's catalogue): readable, but left out of
     #: the whole-phone snapshot
     static_tables: ClassVar[frozenset[str]] = frozenset()
+    #: tables that record looking rather than doing (a browser's history and open tabs, a
+    #: map's recent searches): readable, but left out of the snapshot, so an information
+    #: task that browses is not "damage"; tasks verify them only by reading them directly
+    byproduct_tables: ClassVar[frozenset[str]] = frozenset()
     #: write access to the common tables it serves (``content insert/update/delete``)
     writers: ClassVar[dict[str, TableWriter]] = {}
     #: setup routines for the app's own state that tasks may ask for through

@@ -74,7 +74,8 @@ class PhoneWorldProbe:
     def tables(self) -> list[str]:
         names = {t for t in COMMON_TABLES}
         for app in self._device.apps.values():
-            names.update(t for t in app.providers if t not in app.static_tables)
+            names.update(t for t in app.providers
+                         if t not in app.static_tables and t not in app.byproduct_tables)
         return sorted(names)
 
     def snapshot(self) -> dict[str, list[Row]]:

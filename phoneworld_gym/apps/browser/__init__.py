@@ -36,7 +36,8 @@ class BrowserApp(App):
     providers = {"browser/bookmarks": store.bookmark_rows, "browser/forms": store.form_rows,
                  "browser/history": store.history_rows, "browser/tabs": store.tab_rows,
                  "browser/pages": store.page_rows}
-    static_tables = frozenset({"browser/pages", "browser/history", "browser/tabs"})
+    static_tables = frozenset({"browser/pages"})
+    byproduct_tables = frozenset({"browser/history", "browser/tabs"})
     fixtures = {"bookmark": store.fixture_bookmark}
     intent_filters = {"http": "link", "https": "link"}
 

@@ -36,7 +36,8 @@ class MapsApp(App):
     #: that looking something up is not a change. ``maps/saved`` is the user's data.
     providers = {"maps/places": store.place_rows, "maps/saved": store.saved_rows,
                  "maps/recent": store.recent_rows}
-    static_tables = frozenset({"maps/places", "maps/recent"})
+    static_tables = frozenset({"maps/places"})
+    byproduct_tables = frozenset({"maps/recent"})
     fixtures = {"save_place": store.fixture_save}
     intent_filters = {"geo": "place"}
 
