@@ -269,3 +269,28 @@ def test_movie_seat_map_sells_only_free_seats_and_the_booking_is_a_table_row():
         mv.book(store, show["_id"], ["Z9"])
     with pytest.raises(ValueError, match="at least one"):
         mv.book(store, show["_id"], [])
+
+
+def test_parcel_redirect_through_the_ui_and_bad_redirects_are_refused():
+    from phoneworld_gym.apps.parcel import store as pc
+
+    dev = PhoneWorldDevice(apps=["chat", "parcel"])
+    dev.reset(4)
+    open_mini(dev, "Parcel")
+    rows = dev.probe.query("parcel/parcels")
+    moving = next(r for r in rows if r["status"] == "In transit")
+    run(dev, tap(dev, text=f"{moving['item']} from {moving['sender']}"))
+    run(dev, tap(dev, text="Change delivery"))
+    run(dev, tap(dev, text="Harbor Market locker"))
+    run(dev, tap(dev, text="Confirm", rid="button2"))
+    after = {r["_id"]: r for r in dev.probe.query("parcel/parcels")}
+    assert after[moving["_id"]]["delivery"] == "Locker: Harbor Market locker"
+    assert [r for r in rows if r["_id"] != moving["_id"]] == \
+        [r for i, r in after.items() if i != moving["_id"]]
+    assert top(dev) == "@parcel/parcel"
+    store = dev.world.stores["parcel"]
+    done = next(r for r in rows if r["status"] == "Delivered")
+    with pytest.raises(ValueError, match="delivered"):
+        pc.redirect(store, done["_id"], "Home, 9 AM - 12 PM")
+    with pytest.raises(ValueError, match="no delivery option"):
+        pc.redirect(store, moving["_id"], "Moon base")
