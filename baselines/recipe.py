@@ -463,7 +463,24 @@ def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
     parts = {"random": {k: raw.get(k) for k in ("seed", "worlds", "tasks")}, "sft": sft,
              "real_rl": real, "mixed_rl": {**real, "mixed": rl.get("mixed")},
              "real_rl_more": {**real, "control": rl.get("mixed")}}
-    return {k: json.dumps(v, sort_keys=True, default=str) for k, v in parts.items()}
+    world = world_fingerprint()
+    return {k: json.dumps({**v, "phone": world}, sort_keys=True, default=str)
+            for k, v in parts.items()}
+
+
+def world_fingerprint() -> str:
+    """What the phone looks like to a model, in short: the apps and tasks registered and the
+    home screen's tree. A stage trained on another version of the phone is not reused."""
+    import hashlib
+
+    from phoneworld_gym.app import all_apps
+    from phoneworld_gym.env import PhoneEnv
+    from phoneworld_gym.task import all_tasks
+
+    env = PhoneEnv(tasks=sorted(all_tasks())[0], obs_mode="a11y")
+    home = env.reset(seed=0)[0]["a11y"]
+    text = json.dumps([sorted(all_apps()), sorted(all_tasks()), home])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class StageCache:

@@ -301,3 +301,17 @@ def test_bad_judges_name_the_problem(judge: object, message: str) -> None:
     rl = {**small_config()["rl"], "reward": "judged", "judge": judge}
     with pytest.raises(ValueError, match=message):
         RecipeConfig.from_dict(small_config(rl=rl))
+
+
+def test_stages_are_not_reused_across_versions_of_the_phone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage cached for one config and phone is reused for the same ones only."""
+    import phoneworld_gym.baselines.recipe as recipe
+
+    cfg = RecipeConfig.from_dict(small_config())
+    recipe.StageCache(tmp_path, cfg).save("sft", record={"loss": [1.0]})
+    assert recipe.StageCache(tmp_path, cfg).record("sft", None) == {"loss": [1.0]}
+    other = RecipeConfig.from_dict(small_config(sft={"max_steps": 5}))
+    assert recipe.StageCache(tmp_path, other).record("sft", None) is None
+    monkeypatch.setattr(recipe, "world_fingerprint", lambda: "another phone")
+    assert recipe.StageCache(tmp_path, cfg).record("sft", None) is None
