@@ -294,3 +294,24 @@ def test_parcel_redirect_through_the_ui_and_bad_redirects_are_refused():
         pc.redirect(store, done["_id"], "Home, 9 AM - 12 PM")
     with pytest.raises(ValueError, match="no delivery option"):
         pc.redirect(store, moving["_id"], "Moon base")
+
+
+def test_paying_a_bill_marks_only_it_paid_and_a_paid_bill_cannot_be_paid_again():
+    from phoneworld_gym.apps.bills import store as bl
+
+    dev = PhoneWorldDevice(apps=["chat", "bills"])
+    dev.reset(5)
+    open_mini(dev, "Pay Bills")
+    rows = dev.probe.query("bills/bills")
+    bill = next(r for r in rows if r["status"] == "Due")
+    run(dev, tap(dev, text=f"{bill['kind']} · {bill['biller']}"))
+    run(dev, tap(dev, rid="pay_bill"))
+    run(dev, tap(dev, text="Pay", rid="button2"))
+    after = {r["_id"]: r for r in dev.probe.query("bills/bills")}
+    assert after[bill["_id"]]["status"] == "Paid" and after[bill["_id"]]["paid_on"] == \
+        "2026-03-14"
+    assert all(after[r["_id"]] == r for r in rows if r["_id"] != bill["_id"])
+    assert find(dev, rid="receipt_text", text=f"Paid the {bill['kind'].lower()} bill "
+                f"({bill['biller']}): ${bill['amount']:.2f}") is not None
+    with pytest.raises(ValueError, match="already paid"):
+        bl.pay(dev.world.stores["bills"], bill["_id"], "2026-03-14T10:30:00")
