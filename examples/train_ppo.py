@@ -4,10 +4,16 @@ The env is plain Gymnasium: ``PhoneEnv`` (tree only, no screenshot) behind
 :class:`~phoneworld_gym.baselines.sb3.ElementActions`, which gives SB3 a ``Discrete`` action
 space over the screen's elements, ``Box`` observations and ``action_masks()``. Success is
 measured on held-out episode seeds (never used for training), every ``--eval-every`` steps,
-with the greedy (deterministic, masked) policy; the curve goes to ``--plot``::
+with the greedy (deterministic, masked) policy; the curve goes to ``--plot``.
 
-    python examples/train_ppo.py                       # the default family, 30k steps
-    python examples/train_ppo.py --tasks ShoppingCartCount --steps 8000 --plot /tmp/c.png
+``--bc-episodes N`` first fits the policy (and value) to N oracle episodes per task played
+through the same ``Discrete`` space (behaviour cloning, seeds apart from the evaluation ones),
+then runs PPO from there; the curve then has two points at step 0, before and after it.
+Without it the run is pure RL from a random policy::
+
+    python examples/train_ppo.py                       # the default family, 30k steps, pure RL
+    python examples/train_ppo.py --bc-episodes 40 --steps 8192
+    python examples/train_ppo.py --tasks MessagesLastFrom --steps 8000 --plot /tmp/c.png
 """
 
 from __future__ import annotations
@@ -236,8 +242,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
               "eval_episodes_per_task": args.eval_episodes, "behaviour_cloning": bc,
               "after_bc": curve[1]["success"] if bc else None,
               "curve": [(p["steps"], round(p["success"]["all"], 3)) for p in curve]}
-    title = (f"MaskablePPO on {len(tasks)} PhoneWorld tasks, seed {args.seed}: "
-             f"{result['before']['all']:.0%} -> {result['after']['all']:.0%}")
+    title = (f"{'BC on oracle demos, then ' if bc else ''}MaskablePPO on {len(tasks)} "
+             f"PhoneWorld tasks, seed {args.seed}: {result['before']['all']:.0%} -> "
+             + (f"{result['after_bc']['all']:.0%} (BC) -> " if bc else "")
+             + f"{result['after']['all']:.0%}")
     plot(curve, tasks, args.plot, title)
     if args.save:
         model.save(args.save)
