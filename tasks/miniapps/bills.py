@@ -153,12 +153,12 @@ class BillsAmountDue(Task):
     apps = ("chat", "bills")
     category = "information-retrieval"
     difficulty = "easy"
-    split = "test"
     optimal_steps = 5
     answer_matcher = NumberMatch()
     params_schema = {"kind": str, "biller": str, "id": int}
     template = "How much is my {kind} bill from {biller} in Pay Bills?"
     paraphrases = {
+        "train": ("What does the {biller} {kind} bill come to in Chat's Pay Bills?",),
         "test": ("Look up the amount of the {biller} {kind} bill in Chat's bill mini "
                  "program.",),
     }

@@ -222,6 +222,7 @@ class SplitRepeatLast(Task):
     apps = ("chat", "splitbill")
     category = "mini-app"
     difficulty = "medium"
+    split = "test"
     tags = ("read-then-write", "form")
     optimal_steps = 9
     may_change = ("splitbill/splits",)
