@@ -242,12 +242,12 @@ class TodoRescheduleOverdue(Task):
     may_change = ("todo/tasks",)
     params_schema = {"list": str, "list_id": int, "date": str, "day": str, "a": str,
                      "b": str, "late": str}
+    split = "test"
     template = "Move every overdue task in my {list} list to {day}."
     paraphrases = {
-        "train": ("Everything on {list} that is past due should be due on {day} instead.",
-                  "Reschedule all my overdue to-dos in the {list} list for {day}."),
-        "test": ("I fell behind. Take each task in {list} whose due date has passed and set "
-                 "it to {day}.",),
+        "test": ("Everything on {list} that is past due should be due on {day} instead.",
+                 "I fell behind. Take each task in {list} whose due date has passed and set "
+                 "it to {day}."),
     }
 
     @classmethod
