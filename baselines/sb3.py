@@ -88,6 +88,8 @@ ELEMENT_FEATURES: tuple[str, ...] = (
     "goal_cover",     # share of the element's tokens that are in the goal
     "goal_recall",    # share of the goal's tokens that are in the element
     "in_goal",        # the element's whole text appears in the goal
+    "row_checkable",  # its parent holds another checkable node (a switch on its row)
+    "row_checked",    # ... and that node is checked
 )
 _TOKEN = re.compile(r"[a-z0-9]+")
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
@@ -145,9 +147,11 @@ def _sentence_start(text: str, i: int) -> bool:
     return not before or before[-1] in ".?!"
 
 
-def tappable_flags(xml: str) -> list[bool]:
-    """For each indexed element of the dump, whether a tap on it reaches a clickable node:
-    the element itself or an ancestor is clickable (Android hands the tap up to the row)."""
+def tree_flags(xml: str) -> list[tuple[bool, bool, bool]]:
+    """For each indexed element of the dump: whether a tap on it reaches a clickable node (the
+    element or an ancestor is clickable: Android hands the tap up to the row); whether its
+    parent holds a checkable node besides it (a switch on the same row); and whether that
+    node is checked (an alarm's time row says whether the alarm is on)."""
     root = ET.fromstring(xml)
     parent = {child: node for node in root.iter() for child in node}
     out = []
@@ -159,7 +163,10 @@ def tappable_flags(xml: str) -> list[bool]:
                 hit = True
                 break
             n = parent.get(n)
-        out.append(hit)
+        up = parent.get(node)
+        mates = [k for k in up.iter("node") if k is not node and k.get("checkable") == "true"] \
+            if up is not None else []
+        out.append((hit, bool(mates), any(k.get("checked") == "true" for k in mates)))
     return out
 
 
@@ -386,14 +393,14 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
     def _observe(self, obs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         xml = str(obs["a11y"])
         self._elements = parse_ui_elements(xml)
-        tappable = tappable_flags(xml)
+        flags = tree_flags(xml)
         goal_tokens = set(tokens(self._goal))
         m = self.max_elements
         feats = np.zeros((m, self.n_features), dtype=np.float32)
         mask = np.zeros(self.n_actions, dtype=np.bool_)
         for i, e in enumerate(self._elements[:m]):
-            feats[i] = self._features(e, tappable[i], goal_tokens)
-            mask[i] = tappable[i]
+            feats[i] = self._features(e, flags[i], goal_tokens)
+            mask[i] = flags[i][0]
             if e.is_editable:
                 for v in range(len(self._values)):
                     mask[self._type0 + v * m + i] = True
@@ -407,9 +414,10 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
             out["screenshot"] = self._small_screenshot(np.asarray(obs["screenshot"]))
         return out
 
-    def _features(self, e: UIElement, tappable: bool, goal_tokens: set[str]) -> np.ndarray:
+    def _features(self, e: UIElement, tree: tuple[bool, bool, bool],
+                  goal_tokens: set[str]) -> np.ndarray:
         """One element's feature row (see :data:`ELEMENT_FEATURES`)."""
-        flags = (tappable, e.is_clickable, e.is_editable, e.is_checkable, e.is_checked,
+        flags = (tree[0], e.is_clickable, e.is_editable, e.is_checkable, e.is_checked,
                  e.is_selected, e.is_scrollable, e.is_focused, e.is_enabled)
         b = e.bbox
         box = (b.x_min, b.y_min, b.x_max, b.y_max) if b is not None else (0.0, 0.0, 0.0, 0.0)
@@ -427,7 +435,8 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
             values[v] = float(bool(label) and value.lower() in label)
         rid = tokens((e.resource_id or "").rsplit("/", 1)[-1].replace("_", " "))
         head = np.array([1.0, *(float(bool(f)) for f in flags), *box, *klass,
-                         float(bool(e.text)), cover, recall, float(in_goal), *values],
+                         float(bool(e.text)), cover, recall, float(in_goal),
+                         float(tree[1]), float(tree[2]), *values],
                         dtype=np.float32)
         return np.concatenate([np.clip(head, 0.0, 1.0), hash_bag(words, self.text_dim),
                                hash_bag(rid, self.id_dim)])

@@ -209,7 +209,8 @@ def train(args: Args) -> dict[str, Any]:
     after = evaluate(agent, eval_env, args.eval_episodes)
     result = {"env_id": args.env_id, "steps": steps, "seed": args.seed,
               "success_before": before, "success_after": after,
-              "eval_episodes": args.eval_episodes, "train_seconds": round(train_seconds, 1)}
+              "eval_episodes": args.eval_episodes, "train_seconds": round(train_seconds, 1),
+              "cpu_seconds": round(time.process_time(), 1)}
     print(json.dumps(result))
     return result
 
