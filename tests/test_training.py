@@ -102,7 +102,7 @@ def test_grpo_loss_clips_the_ratio_and_ignores_masked_tokens() -> None:
     logp2 = torch.tensor([[0.0, 0.1, -0.1]], requires_grad=True)
     loss2, stats2 = grpo_loss(logp2, torch.zeros(1, 3), torch.tensor([2.0]),
                               torch.tensor([[0, 1, 1]]), clip_eps=0.2)
-    assert float(loss2) == pytest.approx(-2 * (math.exp(0.1) + math.exp(-0.1)) / 2, abs=1e-6)
+    assert loss2.item() == pytest.approx(-2 * (math.exp(0.1) + math.exp(-0.1)) / 2, abs=1e-6)
     assert stats2["clipped"] == 0.0
     loss2.backward()
     assert logp2.grad is not None
