@@ -5,6 +5,7 @@ suggestions, remove one, change the units, and a forecast further ahead than the
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,8 +13,8 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.matchers import NumberMatch, TimeMatch
-from phoneworld_gym.oracle import OracleError, tap, text_of
+from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch, TimeMatch
+from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.weather.common import (
     KNOWN,
@@ -21,6 +22,7 @@ from phoneworld_gym.tasks.weather.common import (
     add_city,
     choice,
     day_of,
+    long_day,
     open_city,
     open_day,
     to_main,
@@ -295,3 +297,68 @@ class WeatherFarForecast(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_city(device, self.params["city"])
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class WeatherWarmestOf(Task):
+    """Compare three saved cities: which one has the highest high on a weekday (the three
+    highs differ at the top, so one city is right)."""
+
+    id = "WeatherWarmestOf"
+    apps = ("weather",)
+    category = "information-retrieval"
+    difficulty = "hard"
+    tags = ("compare", "scroll")
+    optimal_steps = 10
+    answer_matcher = StringMatch(contains=True)
+    params_schema = {"a": str, "b": str, "c": str, "day": str, "date": str}
+    template = "Which will be warmest on {day}: {a}, {b} or {c}?"
+    paraphrases = {
+        "train": ("Of {a}, {b} and {c}, which city has the highest high on {day}?",
+                  "Compare {day}'s highs in {a}, {b} and {c} and name the warmest city."),
+        "test": ("I can travel to {a}, {b} or {c} on {day}. Where will it be the hottest?",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        names = [r["name"] for r in probe.query("weather/cities")]
+        if len(names) < 3:
+            raise RuntimeError("fewer than three saved cities")
+        for _ in range(50):
+            trio = [names[int(i)] for i in rng.choice(len(names), size=3, replace=False)]
+            d = _weekday(rng)
+            highs = sorted((day_of(probe, n, d.isoformat())["high_c"] for n in trio),
+                           reverse=True)
+            if highs[0] != highs[1]:
+                return {"a": trio[0], "b": trio[1], "c": trio[2], "day": d.strftime("%A"),
+                        "date": d.isoformat()}
+        raise RuntimeError("no three saved cities with one warmest")
+
+    def _highs(self, device: Device) -> dict[str, int]:
+        return {n: int(day_of(device.probe, n, self.params["date"])["high_c"])
+                for n in (self.params[k] for k in "abc")}
+
+    def expected_answer(self, device: Device) -> Any:
+        highs = self._highs(device)
+        best = max(highs, key=lambda n: highs[n])
+        return Expected(best, candidates=sorted(highs))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        day = dt.date.fromisoformat(self.params["date"])
+        seen: dict[str, int] = {}
+        for k in "abc":
+            city = self.params[k]
+            yield from open_city(device, city)
+            yield from scroll_to(device, desc=long_day(day), rid="daily_row", contains=True)
+            i = find(device, desc=long_day(day), rid="daily_row", contains=True)
+            desc = elements(device)[i].content_description or "" if i is not None else ""
+            m = re.search(r"high (-?\d+)°", desc)
+            if m is None:
+                raise OracleError(f"no high in {desc!r}")
+            seen[city] = int(m.group(1))
+        yield Action("answer", text=max(seen, key=lambda n: seen[n]))
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The city with the second highest high."""
+        highs = self._highs(device)
+        yield Action("answer", text=sorted(highs, key=lambda n: -highs[n])[1])
