@@ -120,13 +120,13 @@ class CrossAppTodoForEvent(Task):
     optimal_steps = 14
     may_change = ("todo/tasks",)
     params_schema = {"event": str, "id": int, "title": str, "list_id": int}
+    split = "test"
     template = 'Add a to-do "{title}" due on the day of my "{event}" event.'
     paraphrases = {
-        "train": ('Check when "{event}" is in my calendar and create the task "{title}" due '
-                  "that day.",
-                  'Make a task "{title}" in My Tasks whose due date is the date of "{event}".'),
-        "test": ('Before "{event}" I need to get ready. Put "{title}" on my to-do list, due '
-                 "the same day as the event.",),
+        "test": ('Check when "{event}" is in my calendar and create the task "{title}" due '
+                 "that day.",
+                 'Before "{event}" I need to get ready. Put "{title}" on my to-do list, due '
+                 "the same day as the event."),
     }
 
     @classmethod
