@@ -141,6 +141,8 @@ def phone_ready(task_id: str, seeds: tuple[int, ...] = (0, 1, 2)) -> Readiness:
                     task = env.task
                     assert task is not None
                     uses.update({f"before({t})": is_common(t) for t in task.read_tables})
+                    # the verdict reads the tables the task may change (their difference)
+                    uses.update({f"diff({t})": is_common(t) for t in task.may_change})
                 elif reward < 1.0:
                     ready = False
             except Unsupported as e:
