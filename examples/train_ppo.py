@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import textwrap
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -142,7 +143,7 @@ def plot(curve: list[dict[str, Any]], tasks: Sequence[str], path: str, title: st
     ax.set_ylabel("success rate (held-out seeds)")
     ax.set_ylim(-0.03, 1.03)
     ax.grid(alpha=0.3)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(textwrap.fill(title, 80), fontsize=9)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     fig.savefig(path)
