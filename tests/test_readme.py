@@ -25,3 +25,17 @@ def test_task_catalogue_is_up_to_date():
 
     committed = (README.parent / "docs" / "TASKS.md").read_text()
     assert committed == catalogue_markdown(), "run: python examples/catalogue.py"
+
+
+def test_app_catalogue_is_up_to_date_and_shows_every_app():
+    from phoneworld_gym.app import all_apps
+    from phoneworld_gym.appdoc import apps_markdown
+
+    docs = README.parent / "docs"
+    committed = (docs / "apps.md").read_text()
+    assert committed == apps_markdown(), "run: python examples/apps_doc.py"
+    for name, app in all_apps().items():
+        picture = docs / "apps" / f"{name}.png"
+        assert picture.is_file() and f"(apps/{name}.png)" in committed, name
+        for screen in app.screens:  # every declared screen is listed under its app
+            assert f"| `{screen}`" in committed.split(f"## {name}\n", 1)[1], (name, screen)
