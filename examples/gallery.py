@@ -1,6 +1,7 @@
 """Render a gallery of PhoneWorld screens to one PNG (the README's picture).
 
     python examples/gallery.py --out docs/screens.png
+    python examples/gallery.py --tour system --out docs/system_apps.png
 """
 
 from __future__ import annotations
@@ -39,15 +40,45 @@ def tour(d: PhoneWorldDevice) -> Iterator[str]:
         yield app
 
 
+def system_tour(d: PhoneWorldDevice) -> Iterator[str]:
+    """The phone's own apps and the plumbing between them (the system-apps picture)."""
+    d.execute(Action("open_app", app_name="Contacts"))
+    d.execute(tap(d, rid="contact_title"))
+    d.execute(tap(d, rid="call"))  # a tel: intent: the dialer opens with the number
+    yield "Phone: the keypad a contact's Call opened"
+    d.execute(Action("open_app", app_name="Email"))
+    yield "Email: inbox"
+    d.execute(Action("open_app", app_name="Gallery"))
+    yield "Gallery: photos by date"
+    d.execute(tap(d, rid="photo", nth=1))
+    d.execute(tap(d, desc="Share"))
+    yield "the share sheet over a photo"
+    d.execute(Action("navigate_home"))
+    d.execute(Action("open_app", app_name="Maps"))
+    d.execute(tap(d, rid="map_pin"))
+    yield "Maps: a place"
+    d.execute(Action("open_app", app_name="Notes"))
+    yield "Notes"
+    d.execute(Action("open_app", app_name="Chat"))
+    d.execute(tap(d, rid="nav_discover"))
+    d.execute(tap(d, text="Bean There"))
+    yield "Chat: the Bean There mini-app"
+
+
+TOURS = {"apps": tour, "system": system_tour}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--out", default="docs/screens.png")
     p.add_argument("--width", type=int, default=300)
+    p.add_argument("--tour", choices=sorted(TOURS), default="apps",
+                   help="apps: the README's tour; system: the phone's own apps and plumbing")
     args = p.parse_args()
     w, h = args.width, args.width * 2400 // 1080
     d = PhoneWorldDevice(screenshot_size=(w, h))
     d.reset(0)
-    shots = [Image.fromarray(d.screenshot()) for _ in tour(d)]
+    shots = [Image.fromarray(d.screenshot()) for _ in TOURS[args.tour](d)]
     gap = 16
     sheet = Image.new("RGB", (len(shots) * (w + gap) + gap, h + 2 * gap), (236, 236, 240))
     for i, s in enumerate(shots):
