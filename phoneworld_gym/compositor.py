@@ -75,6 +75,11 @@ class Compositor:
             view = self._retained[key] = retain(make())
         return view
 
+    def _status_icons(self) -> chrome.StatusIcons:
+        """The status bar's system icons as the phone's settings make them (part of every key
+        a frame holding the bar is retained under)."""
+        return chrome.StatusIcons.from_settings(self.world.settings)
+
     @property
     def world(self) -> World:
         return self._device.world
@@ -116,7 +121,8 @@ class Compositor:
         w = self.world
         if w.foreground != LAUNCHER or w.shade or w.focus is not None or w.toast:
             return None
-        return (w.clock, tuple(self._glyph(n["app"]) for n in w.notifications))
+        return (w.clock, tuple(self._glyph(n["app"]) for n in w.notifications),
+                self._status_icons())
 
     def build(self) -> Screen:
         """Lay out the current frame (read-only: the world is not changed)."""
@@ -138,9 +144,10 @@ class Compositor:
         dark = w.shade or w.foreground in (LAUNCHER, RECENTS)  # white bars on a dark screen
         glyphs = tuple(self._glyph(n["app"]) for n in w.notifications)
         d = self._device
+        icons = self._status_icons()
         column: list[View] = [
-            self._bar(("status", w.clock, glyphs, dark),
-                      lambda: chrome.status_bar(w.clock, glyphs, dark=dark)),
+            self._bar(("status", w.clock, glyphs, dark, icons),
+                      lambda: chrome.status_bar(w.clock, glyphs, dark=dark, icons=icons)),
             body]
         focused = self._focused_field(page)
         if focused is not None:  # a focus whose field is gone shows no keyboard
@@ -312,7 +319,8 @@ class Compositor:
         out = ctx.render()
         body = out.body if isinstance(out, Page) else out
         body.flex = body.flex or 1.0
-        frame = Column([chrome.status_bar(w.clock, len(w.notifications)), body],
+        bar = chrome.status_bar(w.clock, len(w.notifications), icons=self._status_icons())
+        frame = Column([bar, body],
                        cls="android.widget.LinearLayout", bg=(body.bg or DEFAULT_BG)[:3])
         frame.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT - chrome.NAV_BAR_H)
         compute_clips(frame, SCREEN_BOX)

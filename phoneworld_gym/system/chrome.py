@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from phoneworld_gym.apps.settings import store as settings_store
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Stack, Text, View, dp
 
 STATUS_BAR_H = dp(24)
@@ -20,9 +22,43 @@ _KEY_BG = (255, 255, 255)
 _KEY_FN = (199, 203, 209)
 
 
-def status_bar(clock: str, notifications: int | Sequence[str], *, dark: bool = False) -> Row:
-    """Time on the left, the icons of apps with notifications, signal/wifi/battery on the
-    right. ``notifications`` is a count or the glyphs to show (at most four)."""
+@dataclass(frozen=True)
+class StatusIcons:
+    """What the status bar's system icons show, as Android derives them from the phone's
+    settings (hashable: the compositor keys its retained status bar on it).
+
+    Bluetooth is not shown: the icon font has no Bluetooth glyph (it is a brand icon)."""
+
+    airplane: bool = False  #: the plane replaces the signal bars
+    wifi: bool = True  #: Wi-Fi on and not cut off by airplane mode
+    dnd: bool = False  #: Do Not Disturb (``zen_mode`` other than 0)
+    saver: bool = False  #: Battery Saver tints the battery
+    battery: int = settings_store.BATTERY_LEVEL
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, dict[str, str]]) -> StatusIcons:
+        """Read ``world.settings`` with Android's defaults for keys the phone never wrote.
+        Wi-Fi counts as off while airplane mode is on, as the Settings app's own Network
+        screen says."""
+        def get(key: str) -> str:
+            return settings_store.get(settings, "global", key)
+
+        airplane = get("airplane_mode_on") == "1"
+        return cls(airplane=airplane, wifi=get("wifi_on") == "1" and not airplane,
+                   dnd=get("zen_mode") not in ("0", ""), saver=get("low_power") == "1")
+
+
+#: the battery's tint while Battery Saver is on, on a light and on a dark bar
+_SAVER_LIGHT = (196, 110, 0)
+_SAVER_DARK = (255, 183, 77)
+
+
+def status_bar(clock: str, notifications: int | Sequence[str], *, dark: bool = False,
+               icons: StatusIcons = StatusIcons()) -> Row:
+    """Time on the left, the icons of apps with notifications, then the system icons on the
+    right: Do Not Disturb, signal (or the plane in airplane mode), Wi-Fi when connected, the
+    battery and its level. ``notifications`` is a count or the glyphs to show (at most four).
+    The bar belongs to ``com.android.systemui``, so none of it is in the app's dump."""
     t = dt.datetime.fromisoformat(clock)
     fg = (255, 255, 255) if dark else (29, 27, 32)
     kids: list[View] = [Text(t.strftime("%H:%M"), size=14, weight="medium", color=fg)]
@@ -30,8 +66,14 @@ def status_bar(clock: str, notifications: int | Sequence[str], *, dark: bool = F
         else list(dict.fromkeys(notifications))[:4]
     kids += [Icon(g, size=13, box=20, color=fg) for g in glyphs]
     kids.append(View(flex=1))
-    kids += [Icon("signal", size=13, box=20, color=fg), Icon("wifi", size=13, box=20, color=fg),
-             Icon("battery", size=14, box=24, color=fg), Text("87%", size=13, color=fg)]
+    if icons.dnd:
+        kids.append(Icon("bell_slash", size=13, box=20, color=fg))
+    kids.append(Icon("plane" if icons.airplane else "signal", size=13, box=20, color=fg))
+    if icons.wifi:
+        kids.append(Icon("wifi", size=13, box=20, color=fg))
+    battery = (_SAVER_DARK if dark else _SAVER_LIGHT) if icons.saver else fg
+    kids += [Icon("battery", size=14, box=24, color=battery),
+             Text(f"{icons.battery}%", size=13, color=fg)]
     return Row(kids, height=STATUS_BAR_H, padding=(dp(20), 0, dp(16), 0), gap=dp(4),
                in_dump=False)
 
