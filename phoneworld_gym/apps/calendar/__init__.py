@@ -1,5 +1,5 @@
-"""Calendar: a month grid, the schedule, days and events, served as Android's ``calendar``
-provider (CalendarContract.Events columns)."""
+"""Calendar: a month grid, a week of hours, the schedule, days and events, served as
+Android's ``calendar`` provider (CalendarContract.Events columns)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ class CalendarApp(App):
                   on_primary_container=(4, 30, 73), surface=(255, 255, 255),
                   surface_container=(240, 244, 249), surface_high=(236, 240, 247))
     main_screen = "main"
-    screens = {"main": screens.main, "schedule": screens.schedule, "day": screens.day,
-               "detail": screens.detail, "edit": screens.edit}
+    screens = {"main": screens.main, "week": screens.week, "schedule": screens.schedule,
+               "day": screens.day, "detail": screens.detail, "edit": screens.edit}
     providers = {"calendar": store.provider_rows}
     writers = {"calendar": store.WRITER}
 

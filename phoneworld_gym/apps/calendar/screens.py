@@ -1,5 +1,5 @@
-"""Calendar screens: the month grid (dots for events), the schedule, a day, an event, the
-event editor with the date picker."""
+"""Calendar screens: the month grid (dots for events), the week (an hour grid with a coloured
+block per event), the schedule, a day, an event, the event editor with the date picker."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.calendar import store as cs
 from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
-from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
+from phoneworld_gym.ui.view import Color, Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
 DOT = (11, 87, 208)
 
@@ -60,6 +60,7 @@ def view_tabs(ctx: Ctx, current: str) -> Row:
         return (lambda: None) if screen == current else (lambda: ctx.replace(screen))
 
     return pickers.tabs([("Month", current == "main", go("main")),
+                         ("Week", current == "week", go("week")),
                          ("Schedule", current == "schedule", go("schedule"))],
                         theme=ctx.theme)
 
@@ -136,6 +137,152 @@ def main(ctx: Ctx) -> View:
         bar, view_tabs(ctx, "main"),
         Stack([Column([Column(weeks, padding=(dp(8), dp(8), dp(8), 0), rid="month_grid")],
                       flex=1),
+               fab(ctx)], flex=1, padding=(0, 0, w.MARGIN, w.MARGIN)),
+    ], bg=ctx.theme.surface)
+
+
+# -- a week ---------------------------------------------------------------------------------
+#: one hour of the week grid, in device pixels
+HOUR_H = dp(48)
+#: width of the hour labels left of the grid
+GUTTER_W = dp(44)
+#: the shortest block drawn, so a 15-minute event keeps a tappable, readable title
+MIN_BLOCK_H = dp(22)
+#: event block colours (Google Calendar's Peacock, Tomato, Sage, Grape, Tangerine, Graphite)
+BLOCK_COLORS = ((3, 155, 229), (213, 0, 0), (51, 182, 121), (142, 36, 170), (244, 81, 30),
+                (97, 97, 97))
+#: the week grid scrolls to this hour until the user scrolls it
+FIRST_HOUR = 8
+
+
+def week_start(d: dt.date) -> dt.date:
+    """The Sunday on or before ``d`` (weeks start on Sunday, as in the month grid)."""
+    return d - dt.timedelta(days=(d.weekday() + 1) % 7)
+
+
+def block_span(e: dict[str, Any], day: dt.date) -> tuple[int, int]:
+    """(top, bottom) pixels of an event's block in ``day``'s column, clamped to the day (an
+    event running past midnight is drawn to the bottom of its first day)."""
+    a, b = cs.from_ms(e["dtstart"]), cs.from_ms(e["dtend"])
+    midnight = dt.datetime.combine(day, dt.time())
+    top = int((a - midnight).total_seconds() / 3600 * HOUR_H)
+    bottom = min(int((b - midnight).total_seconds() / 3600 * HOUR_H), 24 * HOUR_H)
+    return top, min(max(bottom, top + MIN_BLOCK_H), 24 * HOUR_H)
+
+
+def lanes(spans: list[tuple[int, int, dict[str, Any]]]) -> list[list[tuple[int, int, dict]]]:
+    """Greedy side-by-side lanes so overlapping events are drawn next to each other, never on
+    top of each other; ``spans`` are sorted by top."""
+    out: list[list[tuple[int, int, dict[str, Any]]]] = []
+    for sp in spans:
+        for lane in out:
+            if lane[-1][1] <= sp[0]:
+                lane.append(sp)
+                break
+        else:
+            out.append([sp])
+    return out
+
+
+def week_block(ctx: Ctx, e: dict[str, Any], height: int) -> Column:
+    """One event in the grid: its title on its colour; a tap opens the event."""
+    start = cs.from_ms(e["dtstart"])
+    line_h = dp(15)
+    title = Text(e["title"], size=11, weight="medium", color=(255, 255, 255),
+                 max_lines=max(1, (height - dp(4)) // line_h), rid="event_title")
+    return Column([title], height=height, radius=dp(4), padding=(dp(3), dp(2), dp(2), 0),
+                  bg=BLOCK_COLORS[e["id"] % len(BLOCK_COLORS)],
+                  on_click=ctx.go("detail", id=e["id"]), rid="week_event",
+                  desc=f"{e['title']}, {start.strftime('%A')}, {start.strftime('%B')} "
+                       f"{start.day}, {span(e)}", cls="android.widget.LinearLayout")
+
+
+def week_column(ctx: Ctx, d: dt.date, line: Color) -> Row:
+    """A day's column: a left rule, then its events in side-by-side lanes."""
+    spans = [(*block_span(e, d), e) for e in cs.on_day(ctx.store, d)]
+    cols: list[View] = []
+    for lane in lanes(sorted(spans, key=lambda s: (s[0], s[2]["id"]))):
+        parts: list[View] = []
+        y = 0
+        for top, bottom, e in lane:
+            if top > y:
+                parts.append(View(height=top - y, in_dump=False))
+            parts.append(week_block(ctx, e, bottom - top))
+            y = bottom
+        cols.append(Column(parts, flex=1, height=24 * HOUR_H, padding=(0, 0, dp(1), 0)))
+    if not cols:
+        cols.append(View(flex=1, in_dump=False))
+    # a Row centres its children vertically: every part is the grid's full height
+    return Row([View(width=2, height=24 * HOUR_H, bg=line, in_dump=False), *cols], flex=1,
+               height=24 * HOUR_H, padding=(0, 0, dp(1), 0), rid="week_day_column",
+               desc=pickers.full_date(d))
+
+
+def week_header(ctx: Ctx, days: list[dt.date], now: dt.date) -> Row:
+    """Weekday and date per column, today's date on the primary colour; a tap opens the
+    day."""
+    cells: list[View] = [View(width=GUTTER_W, in_dump=False)]
+    for d in days:
+        is_today = d == now
+        n = len(cs.on_day(ctx.store, d))
+        num = Text(str(d.day), size=16, weight="medium" if is_today else "regular",
+                   align="center", width=dp(32), height=dp(32), radius=dp(16),
+                   padding=(0, dp(5), 0, 0), bg=ctx.theme.primary if is_today else None,
+                   color=ctx.theme.on_primary if is_today else ctx.theme.on_surface,
+                   in_dump=False)
+        cells.append(Column([
+            Text(d.strftime("%a").upper(), size=11, align="center", in_dump=False,
+                 color=ctx.theme.primary if is_today else ctx.theme.on_surface_variant),
+            Row([View(flex=1, in_dump=False), num, View(flex=1, in_dump=False)],
+                in_dump=False),
+        ], gap=dp(2), flex=1, padding=(0, dp(6), 0, dp(6)),
+            on_click=ctx.go("day", date=d.isoformat()), rid="week_day_header",
+            desc=pickers.full_date(d) + (", today" if is_today else "")
+            + (f", {n} event{'s' if n != 1 else ''}" if n else ", no events"),
+            cls="android.view.View", selected=is_today))
+    return Row(cells, rid="week_header")
+
+
+def hour_label(h: int) -> str:
+    """"8 AM" ... ("" for midnight, as the grid's top needs none)."""
+    return "" if h == 0 else dt.time(h).strftime("%I %p").lstrip("0")
+
+
+def week(ctx: Ctx) -> View:
+    """Seven day columns (Sunday first) over a scrollable hour grid, each event a coloured
+    block from its start to its end; arrows step a week."""
+    now = today(ctx)
+    start = dt.date.fromisoformat(ctx.state.get("week", week_start(now).isoformat()))
+    days = [start + dt.timedelta(days=i) for i in range(7)]
+    line = ctx.theme.outline_variant
+    _, on_scroll = ctx.scroll("week")
+    offset = int(ctx.state.get("_scroll", {}).get("week", FIRST_HOUR * HOUR_H))
+    labels = Column([Text(hour_label(h), size=10, align="right", height=HOUR_H,
+                          padding=(0, 0, dp(6), 0), color=ctx.theme.on_surface_variant,
+                          in_dump=False) for h in range(24)], width=GUTTER_W, in_dump=False)
+    rules = Column([Column([View(height=2, bg=line, in_dump=False),
+                            View(height=HOUR_H - 2, in_dump=False)], in_dump=False)
+                    for _ in range(24)], in_dump=False)
+    # containers stay in the dump: a view left out takes its subtree (the events) with it
+    grid = Row([labels, Stack([rules, Row([week_column(ctx, d, line) for d in days])],
+                              flex=1)])
+    end = days[-1]
+    title = (f"{start.strftime('%b')} {start.day} – {end.day}, {end.year}"
+             if start.month == end.month else
+             f"{start.strftime('%b')} {start.day} – {end.strftime('%b')} {end.day}, {end.year}")
+    prev, nxt = start - dt.timedelta(days=7), start + dt.timedelta(days=7)
+    bar = w.app_bar(title, theme=ctx.theme, actions=[
+        w.icon_button("calendar", "Jump to today", ctx.setter("week", week_start(now).isoformat()),
+                      rid="today", theme=ctx.theme),
+        w.icon_button("chevron_left", "Previous week", ctx.setter("week", prev.isoformat()),
+                      rid="prev_week", theme=ctx.theme),
+        w.icon_button("chevron_right", "Next week", ctx.setter("week", nxt.isoformat()),
+                      rid="next_week", theme=ctx.theme),
+    ])
+    return Column([
+        bar, view_tabs(ctx, "week"), week_header(ctx, days, now),
+        View(height=2, bg=line, in_dump=False),
+        Stack([Scroll([grid], offset=offset, on_scroll=on_scroll, rid="week_grid"),
                fab(ctx)], flex=1, padding=(0, 0, w.MARGIN, w.MARGIN)),
     ], bg=ctx.theme.surface)
 
