@@ -53,7 +53,7 @@ from phoneworld_gym.world import LAUNCHER, RECENTS, World
 __all__ = ["PhoneWorldDevice", "PhoneWorldProbe", "Screen", "app_seed"]
 
 #: how many generated start worlds (one per seed and app set) a process keeps
-START_WORLDS_MAX = 64
+START_WORLDS_MAX = 128
 _START_WORLDS: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
 

@@ -140,7 +140,10 @@ def _dinner_event(p: dict[str, Any], s: dt.datetime) -> dict[str, Any]:
 @register_task
 class CrossAppDinnerPlanToCalendar(Task):
     """The Friends group agreed on a dinner (place, day, time): add it to Calendar as
-    "Dinner with friends", two hours, at the restaurant."""
+    "Dinner with friends", two hours, at the restaurant.
+
+    Fewer goals: the goal names no detail on purpose; what varies with the seed (the place,
+    day and time) is in the group chat the agent must read."""
 
     id = "CrossAppDinnerPlanToCalendar"
     apps = ("chat", "calendar")

@@ -166,9 +166,9 @@ def encode(img: Image.Image, *, taken: str = "", place: str = "", fmt: str = "JP
         exif[TAG_DESCRIPTION] = place
     buf = io.BytesIO()
     if fmt == "PNG":
-        img.save(buf, format="PNG", optimize=True)
+        img.save(buf, format="PNG", compress_level=1)  # fast: made at every new seed
     else:
-        img.save(buf, format="JPEG", quality=70, exif=exif.tobytes(), optimize=True)
+        img.save(buf, format="JPEG", quality=70, exif=exif.tobytes())
     return buf.getvalue()
 
 
