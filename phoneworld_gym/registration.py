@@ -13,7 +13,7 @@ DEVICE_ENV_IDS: dict[str, str] = {
     "PhoneWorld/Device-v0": "phoneworld_gym.real_device.adb_device:make_device_env",
 }
 CATEGORY_IDS = {"cross-app": "CrossApp", "information-retrieval": "InfoRetrieval",
-                "mini-app": "MiniApp"}
+                "mini-app": "MiniApp", "long-horizon": "LongHorizon"}
 
 
 def env_ids() -> dict[str, dict[str, object]]:
