@@ -68,7 +68,7 @@ class Settings:
     kinds: tuple[str, ...] = KINDS
     max_new_tokens: int = 48
     screenshots: bool = False
-    out: str | None = "docs/results_judge.md"
+    out: str | None = "out/judge_agreement.md"
     train_seeds: int = 0
     train_steps: int = 600
     lr: float = 1e-3
@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--kinds", default=",".join(KINDS))
     p.add_argument("--max-new-tokens", type=int, default=48)
     p.add_argument("--screenshots", action="store_true")
-    p.add_argument("--out", default="docs/results_judge.md", help="'' to print only")
+    p.add_argument("--out", default="out/judge_agreement.md", help="'' to print only")
     p.add_argument("--train-seeds", type=int, default=0,
                    help="fine-tune the local judge on this many seeds of train-task episodes")
     p.add_argument("--train-steps", type=int, default=600)
@@ -330,6 +330,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     text = report(rows, what, seconds, command.strip(), skipped, s.eval_split)
     print(text)
     if s.out:
+        Path(s.out).parent.mkdir(parents=True, exist_ok=True)
         Path(s.out).write_text(text)
 
 

@@ -52,7 +52,7 @@ def apps_markdown() -> str:
     from phoneworld_gym.app import all_apps
     from phoneworld_gym.task import all_tasks
 
-    apps = all_apps()
+    apps = dict(sorted(all_apps().items()))  # by name: registration order varies
     tasks = list(all_tasks().values())
     per_app: Counter[str] = Counter()
     for t in tasks:
@@ -105,7 +105,7 @@ def write_pictures(folder: Path, seed: int = 0) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     device = PhoneWorldDevice()
     out = []
-    for name, app in all_apps().items():
+    for name, app in sorted(all_apps().items()):
         device.reset(seed)
         host = all_apps()[app.host] if app.host else app
         err = device.execute(Action("open_app", app_name=host.label))
