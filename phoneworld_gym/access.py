@@ -142,7 +142,9 @@ def phone_ready(task_id: str, seeds: tuple[int, ...] = (0, 1, 2)) -> Readiness:
                     assert task is not None
                     uses.update({f"before({t})": is_common(t) for t in task.read_tables})
                     # the verdict reads the tables the task may change (their difference)
+                    # and checks that nothing else on the phone changed
                     uses.update({f"diff({t})": is_common(t) for t in task.may_change})
+                    uses["snapshot"] = True
                 elif reward < 1.0:
                     ready = False
             except Unsupported as e:

@@ -115,6 +115,16 @@ class InputDispatcher:
         self.submit()
         return ""
 
+    def edit(self, text: str, *, replace: bool = False) -> str:
+        """Change the focused field's text without submitting it: what a key press or adb's
+        ``input text`` does (the contract's ``input_text`` also presses enter)."""
+        f = self.focused_field()
+        if f is None:
+            return "no text field has focus"
+        f.on_text(text if replace else f.text + text)
+        self._device.invalidate()
+        return ""
+
     def _keyboard_enter(self, a: Action) -> str:
         if self.focused_field() is None:
             return "no text field has focus, so enter does nothing"

@@ -326,6 +326,12 @@ class PhoneWorldDevice(SimWriteVerbs):
         """A tap at device pixel (x, y)."""
         return self.dispatcher.tap(x, y)
 
+    def edit_text(self, text: str, *, replace: bool = False) -> str:
+        """Type ``text`` into the focused field (or with ``replace`` set its text) without
+        pressing enter, as a real keyboard's keys do; an error sentence when no field has
+        focus. Used by the virtual adb phone and the android_env simulator."""
+        return self.dispatcher.edit(text, replace=replace)
+
     def long_press(self, x: int, y: int) -> str:
         """A long press at device pixel (x, y); on a text field it pastes the clipboard."""
         return self.dispatcher.long_press(x, y)

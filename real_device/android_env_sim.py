@@ -81,11 +81,11 @@ from android_env.components.simulators import base_simulator
 from android_env.proto import state_pb2, task_pb2
 from google.protobuf import text_format
 
-from phoneworld_gym.contract import MAX_TEXT, SCREEN_HEIGHT, SCREEN_WIDTH, Action, AgentReport
+from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, AgentReport
 from phoneworld_gym.device import SETTINGS_NAMESPACES, DeviceError, Row
 from phoneworld_gym.env import PhoneEnv
 from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.real_device.commands import key_action
+from phoneworld_gym.real_device.commands import Edit, key_action
 from phoneworld_gym.system import chrome, launcher
 from phoneworld_gym.task import Task, get_task
 
@@ -377,13 +377,16 @@ class PhoneWorldSimulator(base_simulator.BaseSimulator):
         what = key_action(code, self.focused_text)
         if isinstance(what, Action):
             self.perform(what)
+        elif isinstance(what, Edit):
+            with self.lock:
+                self.device.edit_text(what.text, replace=True)
         elif what is not None:
             self.type_text(what)
 
     def type_text(self, text: str) -> None:
-        """Type into the focused field (PhoneWorld's ``input_text``, which also submits)."""
-        for k in range(0, len(text), MAX_TEXT):
-            self.perform(Action("input_text", text=text[k:k + MAX_TEXT], clear_text=False))
+        """Type into the focused field without pressing enter (as a keyboard does)."""
+        with self.lock:
+            self.device.edit_text(text)
 
     def gesture(self, x1: float, y1: float, x2: float, y2: float, ms: float) -> None:
         """``input swipe``: a finger from (x1, y1) to (x2, y2) in device pixels over ``ms``."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import datetime as dt
 import hashlib
 import io as _io
@@ -31,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.contract import MAX_TEXT, SCREEN_HEIGHT, SCREEN_WIDTH, Action
+from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action
 from phoneworld_gym.device import SETTINGS_NAMESPACES, Row
 from phoneworld_gym.real_device.shell import IO, SH, Env
 from phoneworld_gym.real_device.storage import SDCARD, Storage, StorageError
@@ -76,7 +77,15 @@ KEY_CHARS: dict[int, str] = {
 
 
 
-def key_action(code: int, focused_text: Callable[[], str | None]) -> Action | str | None:
+@dataclasses.dataclass(frozen=True)
+class Edit:
+    """A key that rewrites the focused field without submitting it (DEL)."""
+
+    text: str
+
+
+def key_action(code: int, focused_text: Callable[[], str | None]
+               ) -> Action | Edit | str | None:
     """What Android key ``code`` does on PhoneWorld: a contract action, a text to type into the
     focused field, or None (power, volume, menu ... do nothing). ``focused_text`` reads the
     focused field (DEL rewrites it minus its last character: the contract has no delete key).
@@ -89,7 +98,7 @@ def key_action(code: int, focused_text: Callable[[], str | None]) -> Action | st
         return Action("keyboard_enter")
     if code == 67:
         text = focused_text()
-        return Action("input_text", text=text[:-1], clear_text=True) if text else None
+        return Edit(text[:-1]) if text else None
     if code == 187:
         return Action("click", x=OVERVIEW_BUTTON[0], y=OVERVIEW_BUTTON[1])
     return KEY_CHARS.get(code)
@@ -334,13 +343,16 @@ class PhoneCommands:
         return None
 
     def _type(self, text: str) -> None:
-        for k in range(0, len(text), MAX_TEXT):
-            self._execute(Action("input_text", text=text[k:k + MAX_TEXT], clear_text=False))
+        """``input text``: characters into the focused field, no enter (as on a phone)."""
+        self.device.edit_text(text)
+        self.device.invalidate()
 
     def _key(self, code: int) -> None:
         what = key_action(code, self._focused_text)
         if isinstance(what, Action):
             self._execute(what)
+        elif isinstance(what, Edit):
+            self.device.edit_text(what.text, replace=True)
         elif what is not None:
             self._type(what)
 

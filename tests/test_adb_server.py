@@ -213,7 +213,7 @@ def test_push_then_ls_cat_and_the_files_table(adb: Adb, fresh: VirtualPhone,
     src.write_bytes(data)
     adb("push", str(src), "/sdcard/Download/notes.bin")
     assert "Download" in adb.shell("ls", "/sdcard/").split()
-    assert adb.shell("ls", "/sdcard/Download") == "notes.bin\n"
+    assert "notes.bin" in adb.shell("ls", "/sdcard/Download").split("\n")
     assert adb("exec-out", "cat", "/sdcard/Download/notes.bin") == data
     rows = {r["_id"]: r for r in fresh.device.probe.query("files")}
     assert rows["/sdcard/Download/notes.bin"]["size"] == len(data)
@@ -577,7 +577,7 @@ def test_input_maps_to_contract_actions(fresh: VirtualPhone,
         "input swipe 900 1000 100 1100": [Action("swipe", direction="left", x=900, y=1000)],
         "input swipe 300 1200 305 1203 600": [Action("long_press", x=300, y=1200)],
         "input swipe 300 1200 300 1200 100": [Action("click", x=300, y=1200)],
-        "input text 'hi%sthere'": [Action("input_text", text="hi there", clear_text=False)],
+        "input text 'hi%sthere'": [],  # keys into the focused field: no contract action
         "input keyevent 3 KEYCODE_BACK ENTER": [Action("navigate_home"),
                                                Action("navigate_back"),
                                                Action("keyboard_enter")],
@@ -592,6 +592,26 @@ def test_input_maps_to_contract_actions(fresh: VirtualPhone,
         assert seen == actions, command
         assert code == 0, (command, out)
     assert fresh.device.probe.foreground_app() == "com.phoneworld.shopping"
+
+
+def test_input_text_and_del_edit_the_field_without_submitting(fresh: VirtualPhone) -> None:
+    """``input text`` and DEL change the focused field as a keyboard does; only ENTER
+    submits (a dialog whose field submits on enter must not be submitted by typing)."""
+    fresh.shell("am start -n com.phoneworld.shopping/.Main")
+    xml = fresh.device.a11y_xml()
+    i = next(k for k, e in enumerate(parse_ui_elements(xml)) if e.is_editable)
+    b = parse_ui_elements(xml)[i].bbox_pixels
+    assert b is not None
+    fresh.shell(f"input tap {int(b.x_min + b.x_max) // 2} {int(b.y_min + b.y_max) // 2}")
+    before = fresh.device.world.stacks["shopping"][-1]["screen"]
+    fresh.shell("input text 'tea%spot'")
+    fresh.shell("input keyevent 67")
+    field = next(e for e in parse_ui_elements(fresh.device.a11y_xml()) if e.is_editable)
+    assert field.text == "tea po"
+    assert fresh.device.world.stacks["shopping"][-1]["screen"] == before  # not submitted
+    fresh.shell("input keyevent ENTER")
+    top = fresh.device.world.stacks["shopping"][-1]
+    assert top["screen"] == "search" and top["args"]["query"] == "tea po"
 
 
 def test_serve_adb_command_line(tmp_path: Path) -> None:

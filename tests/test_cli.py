@@ -121,7 +121,7 @@ USER_ERRORS = [  # (arguments, exit status, what the message names)
     (["play", "ContactsStar", "--out", "/etc/hostname/p.png"], 2, ["/etc/hostname"]),
     (["show", "ContactsStar", "--out", "/tmp/s.nosuchimage"], 2, [".nosuchimage"]),
     (["fly"], 2, ["'fly'"]),
-    (["list", "--category", "mini-app"], 1, ["mini-app"]),  # valid, but no task has it
+    (["list", "--app", "Settings", "--category", "mini-app"], 1, ["mini-app"]),  # none
     (["list", "--app", "Home"], 1, ["Home"]),  # the launcher is installed and has no task
 ]
 
@@ -163,7 +163,7 @@ def test_out_into_an_unwritable_folder_fails(tmp_path, capsys, monkeypatch):
 
 def test_main_returns_the_exit_status(capsys):
     assert main(["list", "--app", "nope"]) == 2
-    assert main(["list", "--category", "mini-app"]) == 1
+    assert main(["list", "--app", "Settings", "--category", "mini-app"]) == 1
     assert main(["list", "--app", "contacts", "--split", "test"]) == 0
     out, err = capsys.readouterr()
     assert "PhoneWorld/ContactsDelete-v0" in out

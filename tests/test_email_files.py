@@ -284,7 +284,7 @@ def test_search_finds_files_anywhere_and_its_results_act_like_a_list(device):
 def test_sort_by_size_puts_the_largest_first(device):
     d = device
     d.push_file(f"{DL}/aaa_small.txt", b"x")
-    d.push_file(f"{DL}/zzz_big.txt", b"x" * 5000)
+    d.push_file(f"{DL}/zzz_big.txt", b"x" * 500_000)  # larger than any seeded file
     open_downloads(d)
     act(d, tap(d, desc="Sort"))
     act(d, tap(d, text="Largest first", rid="sort_option"))

@@ -20,6 +20,9 @@ SETTINGS = "com.android.settings"
 SHOP = "com.example.shop"
 
 
+#: apps where a tap may pay for something (the shop and the super-app's paying mini-apps)
+PAYING_APPS = {"shopping", "bills", "coffee", "movies", "bike", "splitbill", "parcel"}
+
 def node(text: str = "", desc: str = "", rid: str = "", cls: str = "android.widget.TextView",
          bounds: tuple[int, int, int, int] = (0, 0, 100, 100), clickable: bool = True,
          focused: bool = False, pkg: str = "", kids: str = "") -> str:
@@ -218,5 +221,6 @@ def test_every_oracle_passes_the_guard_except_purchases_and_texts() -> None:
     for task_id, rules in refused.items():
         apps = get_task(task_id).apps
         assert rules <= {"purchase", "calls"}, (task_id, rules)
-        assert "purchase" not in rules or "shopping" in apps, (task_id, rules)
+        # the guard is cautious in apps that take payments: opening "Pay Bills" is refused too
+        assert "purchase" not in rules or set(apps) & PAYING_APPS, (task_id, rules)
         assert "calls" not in rules or "messages" in apps, (task_id, rules)

@@ -148,7 +148,7 @@ def test_calendar_tabs_are_selected_tabs(phone):
     root = ET.fromstring(phone.a11y_xml())
     tabs = {n.get("content-desc"): n.get("selected") for n in root.iter("node")
             if (n.get("resource-id") or "").split("/")[-1].startswith("tab_")}
-    assert tabs == {"Month": "true", "Schedule": "false"}
+    assert tabs == {"Month": "true", "Week": "false", "Schedule": "false"}
 
 
 @pytest.mark.parametrize("text,want", [

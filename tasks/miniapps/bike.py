@@ -106,7 +106,7 @@ class BikeRideShare(Task):
     difficulty = "hard"
     tags = ("dialog", "share")
     split = "test"
-    optimal_steps = 12
+    optimal_steps = 11
     may_change = ("bike/rides", "bike/stations", "chat/messages")
     params_schema = {"start": str, "start_id": int, "end": str, "end_id": int, "chat": str,
                      "chat_id": int}
