@@ -345,7 +345,6 @@ class PhoneCommands:
     def _type(self, text: str) -> None:
         """``input text``: characters into the focused field, no enter (as on a phone)."""
         self.device.edit_text(text)
-        self.device.invalidate()
 
     def _key(self, code: int) -> None:
         what = key_action(code, self._focused_text)

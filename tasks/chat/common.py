@@ -14,6 +14,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.task import Task
 
 #: texts a task asks to send
 BODIES: tuple[str, ...] = (
@@ -117,3 +118,24 @@ def opened(before: list[Row], chats_before: list[Row], chat_id: int,
     if any(c["_id"] == chat_id and c["unread"] for c in chats_before):
         checks.append(expect("chat/chats", changed={chat_id: {"unread": 0}}))
     return checks
+
+
+class ShareResultTask(Task):
+    """A mini-app task whose result is shared into a named chat (``params["chat"]``):
+    subclasses give ``_run(device, chat)``, the UI path ending in the share; the oracle shares
+    into the right chat and the near miss into another one."""
+
+    def _run(self, device: Device, chat: str) -> Iterator[Action]:
+        raise NotImplementedError
+        yield  # pragma: no cover
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, self.params["chat"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Shares the result into another chat."""
+        other = next(c["title"] for c in device.probe.query("chat/chats")
+                     if c["title"] != self.params["chat"])
+        yield from self._run(device, other)
+        yield Action("status", goal_status="complete")

@@ -14,7 +14,13 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import elements, scroll_to, tap
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
+from phoneworld_gym.tasks.chat.common import (
+    ShareResultTask,
+    chats,
+    choice,
+    open_mini,
+    share_to,
+)
 from phoneworld_gym.validators import added, expect
 
 LABEL = "CityBike"
@@ -95,7 +101,7 @@ class BikeRide(Task):
 
 
 @register_task
-class BikeRideShare(Task):
+class BikeRideShare(ShareResultTask):
     """Ride between two stations and share the receipt to a chat: the ride and station
     changes of :class:`BikeRide`, plus one mini-program card in that chat naming both
     stations."""
@@ -137,16 +143,6 @@ class BikeRideShare(Task):
         yield from ride(device, self.params["start"], self.params["end"])
         yield from share_to(device, chat)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["chat"])
-        yield Action("status", goal_status="complete")
-
-    def near_miss(self, device: Device) -> Iterator[Action]:
-        """Shares the receipt into another chat."""
-        other = next(c["title"] for c in device.probe.query("chat/chats")
-                     if c["title"] != self.params["chat"])
-        yield from self._run(device, other)
-        yield Action("status", goal_status="complete")
 
 
 @register_task

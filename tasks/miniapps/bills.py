@@ -14,7 +14,13 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
+from phoneworld_gym.tasks.chat.common import (
+    ShareResultTask,
+    chats,
+    choice,
+    open_mini,
+    share_to,
+)
 from phoneworld_gym.validators import added, changed
 
 LABEL = "Pay Bills"
@@ -95,7 +101,7 @@ class BillsPay(Task):
 
 
 @register_task
-class BillsPayShare(Task):
+class BillsPayShare(ShareResultTask):
     """Pay a bill and share the receipt into a chat: the bill becomes paid, and one card
     from the owner in that chat names the biller."""
 
@@ -131,16 +137,6 @@ class BillsPayShare(Task):
         yield from pay(device, self.params["kind"].title(), self.params["biller"])
         yield from share_to(device, chat)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["chat"])
-        yield Action("status", goal_status="complete")
-
-    def near_miss(self, device: Device) -> Iterator[Action]:
-        """Shares the receipt into another chat."""
-        other = next(c["title"] for c in device.probe.query("chat/chats")
-                     if c["title"] != self.params["chat"])
-        yield from self._run(device, other)
-        yield Action("status", goal_status="complete")
 
 
 @register_task

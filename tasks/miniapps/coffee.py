@@ -14,7 +14,13 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, StringMatch
 from phoneworld_gym.oracle import scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
+from phoneworld_gym.tasks.chat.common import (
+    ShareResultTask,
+    chats,
+    choice,
+    open_mini,
+    share_to,
+)
 from phoneworld_gym.validators import added, expect
 
 SIZES = ("Small", "Medium", "Large")
@@ -89,7 +95,7 @@ class CoffeeOrder(Task):
 
 
 @register_task
-class CoffeeOrderShare(Task):
+class CoffeeOrderShare(ShareResultTask):
     """Order a drink and share the order into a chat: one order is added, and one
     mini-program card from the owner in that chat that names the new order's number."""
 
@@ -133,16 +139,6 @@ class CoffeeOrderShare(Task):
         yield from order_drink(device, p["drink"], p["size"], "Whole milk")
         yield from share_to(device, chat)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["chat"])
-        yield Action("status", goal_status="complete")
-
-    def near_miss(self, device: Device) -> Iterator[Action]:
-        """Shares the order into another chat."""
-        other = next(c["title"] for c in device.probe.query("chat/chats")
-                     if c["title"] != self.params["chat"])
-        yield from self._run(device, other)
-        yield Action("status", goal_status="complete")
 
 
 @register_task

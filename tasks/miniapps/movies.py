@@ -14,7 +14,13 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import elements, scroll_to, tap
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
+from phoneworld_gym.tasks.chat.common import (
+    ShareResultTask,
+    chats,
+    choice,
+    open_mini,
+    share_to,
+)
 from phoneworld_gym.validators import added
 
 LABEL = "CinemaGo"
@@ -113,7 +119,7 @@ class MoviesBuySeats(Task):
 
 
 @register_task
-class MoviesBuyShare(Task):
+class MoviesBuyShare(ShareResultTask):
     """Buy two seats and share the ticket into a chat: the booking of
     :class:`MoviesBuySeats` plus one mini-program card in that chat naming the film."""
 
@@ -151,16 +157,6 @@ class MoviesBuyShare(Task):
         yield from buy(device, p["film"], p["day"], p["time"], p["seats"].split(" and "))
         yield from share_to(device, chat)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["chat"])
-        yield Action("status", goal_status="complete")
-
-    def near_miss(self, device: Device) -> Iterator[Action]:
-        """Shares the ticket into another chat."""
-        other = next(c["title"] for c in device.probe.query("chat/chats")
-                     if c["title"] != self.params["chat"])
-        yield from self._run(device, other)
-        yield Action("status", goal_status="complete")
 
 
 @register_task

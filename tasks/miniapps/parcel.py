@@ -14,7 +14,13 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import Expected, StringMatch
 from phoneworld_gym.oracle import scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
+from phoneworld_gym.tasks.chat.common import (
+    ShareResultTask,
+    chats,
+    choice,
+    open_mini,
+    share_to,
+)
 from phoneworld_gym.validators import changed, expect
 
 LABEL = "Parcel"
@@ -87,7 +93,7 @@ class ParcelToLocker(Task):
 
 
 @register_task
-class ParcelWindowShare(Task):
+class ParcelWindowShare(ShareResultTask):
     """Change a parcel's home delivery window and share its tracking into a chat: the
     parcel's delivery becomes that window, and one card from the owner in the chat names the
     tracking number and the new window."""
@@ -131,16 +137,6 @@ class ParcelWindowShare(Task):
         yield from redirect(device, p["item"], p["sender"], p["window"])
         yield from share_to(device, chat)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["chat"])
-        yield Action("status", goal_status="complete")
-
-    def near_miss(self, device: Device) -> Iterator[Action]:
-        """Shares into another chat."""
-        other = next(c["title"] for c in device.probe.query("chat/chats")
-                     if c["title"] != self.params["chat"])
-        yield from self._run(device, other)
-        yield Action("status", goal_status="complete")
 
 
 @register_task
