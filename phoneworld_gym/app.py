@@ -97,6 +97,13 @@ class App:
     #: MIME pattern -> screen that receives a share (``{"text/*": "compose"}``); the screen
     #: gets ``args["shared"]``: ``text``, ``subject``, ``path``, ``mime``
     share_targets: ClassVar[dict[str, str]] = {}
+    #: realism switches (off on the clean phone, on in the ``field`` profile; see
+    #: :mod:`phoneworld_gym.system.realism`): screens whose content comes from a server, so
+    #: they first show a loading placeholder until the next action (a ``wait`` will do)
+    network_screens: ClassVar[tuple[str, ...]] = ()
+    #: promotional pop-ups the app shows on its main screen on a seeded schedule, each a dict
+    #: with ``title`` and ``text`` (dismissed by "No thanks", the close button or Back)
+    promos: ClassVar[tuple[dict[str, str], ...]] = ()
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         """The app's store at the start of an episode (plain JSON data), drawn from the app's
