@@ -101,6 +101,8 @@ class Compositor:
             return Page(self._overview()), launcher.PACKAGE
         ctx = self.ctx()
         if ctx is None:
+            if w.launcher.get("drawer"):
+                return Page(self._drawer()), launcher.PACKAGE
             return Page(self._home()), launcher.PACKAGE
         out = ctx.render()
         page = out if isinstance(out, Page) else Page(out)
@@ -119,7 +121,8 @@ class Compositor:
         frame serves every world with the same key: :meth:`build` keeps it and resets land on
         it without a rebuild."""
         w = self.world
-        if w.foreground != LAUNCHER or w.shade or w.focus is not None or w.toast:
+        if w.foreground != LAUNCHER or w.shade or w.focus is not None or w.toast \
+                or w.launcher:
             return None
         return (w.clock, tuple(self._glyph(n["app"]) for n in w.notifications),
                 self._status_icons())
@@ -141,7 +144,8 @@ class Compositor:
         page, package = self.page()
         body = page.body
         body.flex = body.flex or 1.0
-        dark = w.shade or w.foreground in (LAUNCHER, RECENTS)  # white bars on a dark screen
+        # white bars on a dark screen (the drawer is a light panel)
+        dark = w.shade or (w.foreground in (LAUNCHER, RECENTS) and not self.drawer_open())
         glyphs = tuple(self._glyph(n["app"]) for n in w.notifications)
         d = self._device
         icons = self._status_icons()
@@ -294,9 +298,40 @@ class Compositor:
 
     # -- system surfaces -------------------------------------------------------------------
     def _home(self) -> View:
+        return launcher.home_screen(self.world.clock, self._tiles(), self._opener,
+                                    self.open_drawer)
+
+    def _tiles(self) -> list[tuple[str, str, tuple[int, int, int]]]:
+        """(label, glyph, colour) of every app the launcher shows (not system or mini-apps)."""
         apps = [a for a in self._device.apps.values() if a.kind not in ("system", "mini-app")]
-        tiles = [(a.label, a.icon, self._tint(a.name)) for a in apps]
-        return launcher.home_screen(self.world.clock, tiles, self._opener)
+        return [(a.label, a.icon, self._tint(a.name)) for a in apps]
+
+    def drawer_open(self) -> bool:
+        """Whether the all-apps drawer is showing."""
+        w = self.world
+        return bool(w.launcher.get("drawer")) and w.top() is None and w.foreground == LAUNCHER
+
+    def home_showing(self) -> bool:
+        """Whether the plain home screen is in front (no drawer, shade or system window)."""
+        w = self.world
+        return w.foreground == LAUNCHER and not w.shade and w.system_ui is None \
+            and not w.launcher.get("drawer")
+
+    def open_drawer(self) -> None:
+        """Swipe up on the home screen, or its "All apps" handle: open the app drawer."""
+        self.world.launcher = {"drawer": True, "query": "", "scroll": 0}
+
+    def _drawer(self) -> View:
+        w = self.world
+
+        def on_query(text: str) -> None:
+            w.launcher = {**w.launcher, "query": text, "scroll": 0}
+
+        def on_scroll(offset: int) -> None:
+            w.launcher = {**w.launcher, "scroll": offset}
+
+        return launcher.drawer(self._tiles(), str(w.launcher.get("query", "")), on_query,
+                               int(w.launcher.get("scroll", 0)), on_scroll, self._opener)
 
     def _overview(self) -> View:
         w = self.world

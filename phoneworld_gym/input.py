@@ -159,6 +159,9 @@ class InputDispatcher:
             if row is not None and row.on_swipe is not None:
                 row.on_swipe(a.direction)  # swipe-to-dismiss
                 return ""
+        if a.direction == "up" and self._device.compositor.home_showing():
+            self._device.compositor.open_drawer()  # a swipe up on home opens the app drawer
+            return ""
         if start is None:
             return self.scroll(_OPPOSITE[a.direction])
         return self.scroll(_OPPOSITE[a.direction], *start)
@@ -230,6 +233,9 @@ class InputDispatcher:
         """Scroll the container under (x, y) or the main one; ``down`` reveals content below."""
         if direction in ("left", "right"):
             return f"nothing scrolls {direction} on this screen"
+        if direction == "down" and self._device.compositor.home_showing():
+            self._device.compositor.open_drawer()  # scrolling the home screen opens the drawer
+            return ""
         sc = find_scrollable(self._device.screen.root, x, y)
         if sc is None:
             return "nothing to scroll on this screen"

@@ -260,6 +260,7 @@ class PhoneWorldDevice(SimWriteVerbs):
                     stack.append({"screen": app.main_screen, "args": {}, "state": {}})
                 self.world.shade = False
                 self.world.system_ui = None
+                self.world.launcher = {}  # opening an app from the drawer closes it
                 self.world.bring_to_front(app.name)
                 return ""
         labels = sorted(a.label for a in self.apps.values())
@@ -270,6 +271,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         self.world.system_ui = None
         self.world.foreground = LAUNCHER
         self.world.focus = None
+        self.world.launcher = {}  # Home from the app drawer goes back to the home screen
 
     def back(self) -> None:
         """Back: hide the keyboard, else close a dialog, else the screen's own handling, else
@@ -292,6 +294,7 @@ class PhoneWorldDevice(SimWriteVerbs):
             return
         ctx = self.compositor.ctx()
         if ctx is None:
+            w.launcher = {}  # back from the app drawer closes it
             return
         if ctx.dialog is not None:
             ctx.close_dialog()

@@ -74,6 +74,9 @@ class World:
     #: chooser (``{"kind": "chooser", "uri", "from", "targets"}``); see
     #: :mod:`phoneworld_gym.system.intents`
     system_ui: dict[str, Any] | None = None
+    #: the launcher's own state: whether the all-apps drawer is open (``drawer``), its search
+    #: text (``query``) and scroll offset (``scroll``); empty on the home screen
+    launcher: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: runtime permission answers: app -> permission -> "granted" | "once" | "denied"
     permissions: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
 

@@ -250,6 +250,7 @@ ICONS: dict[str, str] = {
     "circle_plus": "\uf055",
     "rotate_right": "\uf2f9",
     # everyday apps
+    "chevron_up": "\uf077",
     "plane_departure": "\uf5b0",
     "hotel": "\uf594",
     "forward_step": "\uf051",
