@@ -4,9 +4,10 @@ an options sheet (size, extras, quantity), a cart for one restaurant at a time, 
 (deliver to the owner's home or work, Dasher tip, card), order tracking (status steps,
 estimated arrival, cancel while preparing), order history with reorder, and saved stores.
 
-Tables (PhoneWorld-only: a delivery app keeps its data private): ``food/restaurants`` and
-``food/menu`` (static), ``food/cart``, ``food/orders``, ``food/order_items`` and
-``food/favorites``; the fixture ``add_to_cart`` fills the cart for a task's setup."""
+Tables (PhoneWorld-only: a delivery app keeps its data private): ``food/restaurants``,
+``food/menu`` and ``food/options`` (static), ``food/cart``, ``food/orders``,
+``food/order_items`` and ``food/favorites``; the fixture ``add_to_cart`` fills the cart for a
+task's setup."""
 
 from __future__ import annotations
 
@@ -41,10 +42,11 @@ class FoodApp(App):
                "checkout": screens_order.checkout, "order": screens_order.order,
                "orders": screens_order.orders, "account": screens_order.account}
     providers = {"food/restaurants": store.restaurant_rows, "food/menu": store.menu_rows,
+                 "food/options": store.option_rows,
                  "food/cart": store.cart_rows, "food/orders": store.order_rows,
                  "food/order_items": store.order_item_rows,
                  "food/favorites": store.favorite_rows}
-    static_tables = frozenset({"food/restaurants", "food/menu"})
+    static_tables = frozenset({"food/restaurants", "food/menu", "food/options"})
     fixtures = {"add_to_cart": store.add_to_cart_fixture}
     network_screens = ("main", "restaurant", "order")
     promos = ({"title": "$0 delivery fees for a month",

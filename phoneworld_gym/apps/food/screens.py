@@ -113,7 +113,7 @@ def search(ctx: Ctx) -> View | Page:
                 rows.append(w.list_item(
                     d.name, subtitle=f"{r['name']} · " + ("Sold out" if sold
                                                          else fs.money(d.price)),
-                    on_click=ctx.go("restaurant", id=r["id"]), rid="dish_result",
+                    on_click=_to_dish(ctx, r, did, d), rid="dish_result",
                     theme=th, desc=f"{d.name}, {r['name']}",
                     leading=Icon(RESTAURANTS[r["id"] - 1].glyph, size=18, box=40,
                                  radius=dp(8), color=th.primary, bg=th.primary_container,
@@ -139,6 +139,22 @@ def search(ctx: Ctx) -> View | Page:
         fw.nav(ctx, "search"),
     ], bg=fw.WHITE)
     return Page(body)
+
+
+def _to_dish(ctx: Ctx, r: dict[str, Any], did: int, d: Dish) -> Handler:
+    """A dish found by search: its restaurant's page with the dish's options sheet open (just
+    the page when the dish cannot be ordered now)."""
+    def h() -> None:
+        ctx.push("restaurant", id=r["id"])
+        if r["open"] and did not in r["sold_out"]:
+            ctx.world.stacks[ctx.host.name][-1]["state"].update(_sheet_state(did, d))
+    return h
+
+
+def _sheet_state(did: int, d: Dish) -> dict[str, Any]:
+    """A restaurant screen's state with a dish's options sheet open, nothing chosen yet."""
+    return {"_dialog": "options", "opt_dish": did, "opt_size": fs.default_size(d),
+            "opt_extras": [], "opt_qty": 1}
 
 
 def _set_query(on_query: Any, value: str) -> Handler:
@@ -244,8 +260,7 @@ def _dish_row(ctx: Ctx, r: dict[str, Any], did: int, d: Dish) -> View:
         if not r["open"]:
             ctx.toast(f"{r['name']} is closed. Opens at {r['opens']}")
             return
-        ctx.state.update(_dialog="options", opt_dish=did, opt_size=fs.default_size(d),
-                         opt_extras=[], opt_qty=1)
+        ctx.state.update(_sheet_state(did, d))
 
     glyph = RESTAURANTS[r["id"] - 1].glyph
     return fw.spaced(Row(

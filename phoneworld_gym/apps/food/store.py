@@ -325,6 +325,20 @@ def menu_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def option_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """``food/options`` (static): every size and extra a dish offers, with what it adds to
+    the dish's price (``kind`` "size" or "extra"; ``_id`` is the dish's id times 100 plus
+    the option's place)."""
+    out = []
+    for r in st["restaurants"]:
+        for did, d in dishes(r["id"]):
+            opts = [("size", n, p) for n, p in SIZES[d.sizes]] + \
+                   [("extra", n, p) for n, p in extras_of(r["id"], d)]
+            out += [{"_id": did * 100 + k + 1, "dish_id": did, "kind": kind, "name": n,
+                     "price": p} for k, (kind, n, p) in enumerate(opts)]
+    return out
+
+
 def cart_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
     """``food/cart``: one row per cart line."""
     out = []

@@ -1,0 +1,1 @@
+"""Food delivery tasks."""

@@ -1,0 +1,184 @@
+"""Shared pieces of the Food tasks: the app's rows (read only through the probe) and the usual
+UI paths: home, a restaurant, a dish's options sheet, the cart and checkout.
+
+Tables (see :mod:`phoneworld_gym.apps.food`): ``food/restaurants`` (``_id``, ``name``,
+``cuisine``, ``rating``, ``delivery_min``, ``delivery_max``, ``delivery_fee``, ``address``,
+``is_open``, ``opens``), ``food/menu`` (``_id``, ``restaurant_id``, ``name``, ``price``,
+``sold_out``, ``sizes`` and ``extras`` comma-separated), ``food/cart``, ``food/orders``
+(``number``, ``restaurant_id``, ``subtotal``, ``delivery_fee``, ``tip``, ``total``,
+``address_label``, ``payment``, ``status``, ``placed``, ``eta``, ``eta_text``),
+``food/order_items`` and ``food/favorites``. A delivery app keeps its data private, so these
+tasks run on PhoneWorld only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
+
+#: the tips checkout offers, and the one it starts with
+TIPS: tuple[float, ...] = (0.0, 2.0, 3.0, 5.0)
+DEFAULT_TIP = 3.0
+ADDRESSES: tuple[str, ...] = ("Home", "Work")
+
+
+def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
+    if not rows:
+        raise RuntimeError("no food row fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def split(value: str) -> list[str]:
+    """The names of a comma-separated column ("" -> [])."""
+    return [v.strip() for v in str(value).split(",") if v.strip()]
+
+
+def money(v: float) -> str:
+    return f"${v:,.2f}"
+
+
+def restaurants(probe: Probe) -> dict[int, Row]:
+    return {int(r["_id"]): r for r in probe.query("food/restaurants")}
+
+
+def orderable(probe: Probe, *, sized: bool = False, extras: bool = False) -> list[Row]:
+    """Dishes that can be ordered now (their restaurant open, not sold out), optionally only
+    those with sizes and/or extras to choose."""
+    places = restaurants(probe)
+    return [d for d in probe.query("food/menu")
+            if places[int(d["restaurant_id"])]["is_open"] and not d["sold_out"]
+            and (not sized or d["sizes"]) and (not extras or d["extras"])]
+
+
+def pick_line(rng: np.random.Generator, probe: Probe, *, qty: tuple[int, int] = (1, 4),
+              with_extra: bool = True) -> dict[str, Any]:
+    """A dish to order with a size, maybe an extra, and a quantity: params of an order line
+    (``restaurant``, ``dish``, ``dish_id``, ``size``, ``extra``, ``qty``)."""
+    d = choice(rng, orderable(probe, sized=True, extras=with_extra))
+    places = restaurants(probe)
+    return {"restaurant": str(places[int(d["restaurant_id"])]["name"]), "dish": str(d["name"]),
+            "dish_id": int(d["_id"]), "size": str(choice(rng, split(d["sizes"]))),
+            "extra": str(choice(rng, split(d["extras"]))) if with_extra else "",
+            "qty": int(rng.integers(qty[0], qty[1] + 1))}
+
+
+def dish_price(probe: Probe, dish_id: int, size: str = "", extras: tuple[str, ...] = ()
+               ) -> float:
+    """A dish's price with a size and extras, from the static ``food/menu`` and
+    ``food/options`` tables."""
+    base = next(float(d["price"]) for d in probe.query("food/menu") if d["_id"] == dish_id)
+    adds = {(o["kind"], o["name"]): float(o["price"]) for o in probe.query("food/options")
+            if o["dish_id"] == dish_id}
+    return round(base + (adds[("size", size)] if size else 0.0)
+                 + sum(adds[("extra", e)] for e in extras), 2)
+
+
+def new_rows(before: list[Row], after: list[Row]) -> list[Row]:
+    ids = {r["_id"] for r in before}
+    return [r for r in after if r["_id"] not in ids]
+
+
+def live_order(rows: list[Row]) -> Row:
+    """The order on its way at the start of an episode (there is one in every seed)."""
+    live = [r for r in rows if r["status"] == "On the way"]
+    if len(live) != 1:
+        raise RuntimeError(f"expected one order on its way, found {len(live)}")
+    return live[0]
+
+
+# -- UI paths ------------------------------------------------------------------------------------
+def to_home(device: Device) -> Iterator[Action]:
+    """Open Food on its home feed (from anywhere)."""
+    yield Action("open_app", app_name="Food")
+    for _ in range(6):
+        if find(device, rid="home_feed") is not None:
+            return
+        if find(device, desc="Home", rid="nav_home") is not None:
+            yield tap(device, desc="Home", rid="nav_home")
+            return
+        yield Action("navigate_back")
+        if device.probe.foreground_app() != "com.phoneworld.food":
+            yield Action("open_app", app_name="Food")
+    raise OracleError("the Food home feed never showed")
+
+
+def search(device: Device, query: str) -> Iterator[Action]:
+    """From anywhere: Food's search with ``query`` typed."""
+    yield from to_home(device)
+    yield tap(device, rid="search_bar")
+    yield type_into(device, query, rid="search_src_text")
+
+
+def open_restaurant(device: Device, name: str) -> Iterator[Action]:
+    """From anywhere: the restaurant's page, found by searching its name."""
+    yield from search(device, name)
+    yield tap(device, desc=name, rid="restaurant_card")
+
+
+def find_dish(device: Device, dish: str, restaurant: str) -> Iterator[Action]:
+    """From anywhere: search the dish and open it (its restaurant's page with the dish's
+    options sheet)."""
+    yield from search(device, dish)
+    yield tap(device, desc=f"{dish}, {restaurant}", rid="dish_result")
+
+
+def option_index(device: Device, rid: str, name: str) -> int:
+    """The index of a size or extra in the open options sheet ("Large (+$2.50)" is Large)."""
+    for i, e in enumerate(elements(device)):
+        text = e.text or ""
+        if (e.resource_id or "").endswith(f"/{rid}") and \
+                (text == name or text.startswith(f"{name} (+")):
+            return i
+    raise OracleError(f"no {rid} {name!r} in the options sheet")
+
+
+def open_dish(device: Device, dish: str) -> Iterator[Action]:
+    """On a restaurant's page: scroll to a dish and open its options sheet."""
+    yield from scroll_to(device, text=dish, rid="dish_name")
+    yield tap(device, text=dish, rid="dish_name")
+
+
+def choose(device: Device, size: str = "", extras: tuple[str, ...] = (),
+           qty: int = 1) -> Iterator[Action]:
+    """In an open options sheet: tap the size (even when it is the one already chosen, to be
+    sure), the extras, step the quantity up and add to the cart."""
+    if size:
+        yield Action("click", index=option_index(device, "size_option", size))
+    for extra in extras:
+        yield Action("click", index=option_index(device, "extra_option", extra))
+    for _ in range(qty - 1):
+        yield tap(device, desc="Increase quantity")
+    yield tap(device, rid="add_to_cart")
+
+
+def order_dish(device: Device, dish: str, restaurant: str, size: str = "",
+               extras: tuple[str, ...] = (), qty: int = 1) -> Iterator[Action]:
+    """From anywhere: find the dish by search, choose its options and add it to the cart."""
+    yield from find_dish(device, dish, restaurant)
+    yield from choose(device, size, extras, qty)
+
+
+def checkout(device: Device, *, address: str = "Home", tip: float = DEFAULT_TIP,
+             card: str = "") -> Iterator[Action]:
+    """From a screen with the "View cart" bar: the cart, checkout, then the address, tip and
+    card (``card`` a word of its name, "Mastercard"; each tapped even when already chosen,
+    as a careful person checks them), then Place order."""
+    yield tap(device, rid="view_cart")
+    yield tap(device, rid="checkout")
+    yield tap(device, desc=address, rid="address_option")
+    yield tap(device, text=money(tip) if tip else "No tip", rid="tip_option")
+    if card:
+        yield from scroll_to(device, desc=card, rid="card_option", contains=True)
+        yield tap(device, desc=card, rid="card_option", contains=True)
+    yield tap(device, rid="place_order")
+
+
+def order_line(dish_id: int, size: str, extras: str, qty: int) -> dict[str, Any]:
+    """The expected ``food/order_items`` (or ``food/cart``) row of one line."""
+    return {"dish_id": dish_id, "size": size, "extras": extras, "quantity": qty}

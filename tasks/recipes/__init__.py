@@ -1,0 +1,1 @@
+"""Recipes app tasks."""
