@@ -1,0 +1,164 @@
+"""Shared pieces of the Bank tasks: the rows of ``bank/accounts`` (``_id``, ``name``,
+``kind``, ``last4``, ``balance``, ``credit_limit``, ``available``), ``bank/transactions``
+(``_id``, ``account_id``, ``date``, ``merchant``, ``category``, ``amount`` signed dollars,
+``kind``, ``counterparty``, ``memo``, ``status``, ``ref``), ``bank/cards``, ``bank/payees``
+and the static ``bank/profile`` (``daily_limit``), and the usual UI paths (Home, Activity
+with its filters, Send money, Transfer, Cards).
+
+A real phone's banking app keeps its data private, so these tasks run on PhoneWorld only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
+
+TODAY = "2026-03-14"
+CHECKING, SAVINGS, CREDIT = 1, 2, 3
+#: full months of history and the labels of the Activity date filter
+MONTHS: dict[str, str] = {"2025-12": "December 2025", "2026-01": "January 2026",
+                          "2026-02": "February 2026"}
+MEMOS: tuple[str, ...] = (
+    "Dinner", "Concert tickets", "Groceries", "Taxi", "Pizza night", "Birthday gift",
+    "Movie night", "Gas money", "Brunch", "Book club", "Coffee", "Parking",
+)
+
+
+def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
+    if not rows:
+        raise RuntimeError("nothing fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def by_id(rows: list[Row]) -> dict[int, Row]:
+    return {int(r["_id"]): r for r in rows}
+
+
+def dollars(v: float) -> str:
+    """"42.50", "1,200.00": how an amount is typed and read."""
+    return f"{v:,.2f}"
+
+
+def cents(v: float) -> int:
+    return int(round(float(v) * 100))
+
+
+def says_amount(v: float) -> Callable[[Any], bool]:
+    """True for a text that states the dollar amount ``v`` ("$42.50", "42.50", and "$42"
+    for a whole amount), not as part of another number."""
+    forms = {f"{v:.2f}", f"{v:,.2f}"}
+    if cents(v) % 100 == 0:
+        forms |= {f"{int(v)}", f"{int(v):,}"}
+    pats = [re.compile(rf"(?<![\d.,]){re.escape(f)}(?![\d]|[.,]\d)") for f in forms]
+    return lambda body: any(p.search(str(body)) for p in pats)
+
+
+def contacts_to_pay(probe: Probe) -> list[Row]:
+    """Contacts with a number and a full name that only they have."""
+    rows = [c for c in probe.contacts() if c["display_name"] and c["number"]]
+    names = [c["display_name"] for c in rows]
+    return [c for c in rows if names.count(c["display_name"]) == 1]
+
+
+def daily_left(probe: Probe) -> float:
+    """What can still be sent to people today (dollars)."""
+    limit = float(probe.query("bank/profile")[0]["daily_limit"])
+    sent = -sum(float(t["amount"]) for t in probe.query("bank/transactions")
+                if t["kind"] == "sent" and t["date"] == TODAY)
+    return round(limit - sent, 2)
+
+
+def spent_at(rows: list[Row], merchant: str, month: str) -> float:
+    """Dollars spent at ``merchant`` in ``month`` ("2026-02"), from transaction rows."""
+    return round(-sum(float(t["amount"]) for t in rows if t["merchant"] == merchant
+                      and str(t["date"]).startswith(month) and float(t["amount"]) < 0), 2)
+
+
+def money_on_screen(text: str | None) -> float:
+    """The dollars of a "$1,234.56" or "-$12.00" label."""
+    if not text:
+        raise OracleError("no amount on screen")
+    m = re.search(r"-?\$?([\d,]+\.\d{2})", text)
+    if m is None:
+        raise OracleError(f"no amount in {text!r}")
+    return float(m.group(1).replace(",", ""))
+
+
+# -- UI paths --------------------------------------------------------------------------------
+def to_home(device: Device) -> Iterator[Action]:
+    """Open Bank and back out to Home."""
+    yield Action("open_app", app_name="Bank")
+    for _ in range(6):
+        if find(device, rid="total_balance") is not None:
+            return
+        if find(device, desc="Home", rid="nav_home") is not None:
+            yield tap(device, desc="Home", rid="nav_home")
+            continue
+        yield Action("navigate_back")
+        if device.probe.foreground_app() != "com.phoneworld.bank":
+            yield Action("open_app", app_name="Bank")
+    if find(device, rid="total_balance") is None:
+        raise OracleError("Bank's Home never showed")
+
+
+def search_activity(device: Device, text: str, month: str = "") -> Iterator[Action]:
+    """From anywhere: Activity, ``text`` searched, the month filter ("February 2026")."""
+    yield from to_home(device)
+    yield tap(device, desc="Activity", rid="nav_activity")
+    yield type_into(device, text, rid="search_src_text")
+    if month:
+        yield tap(device, rid="filter_date")
+        yield tap(device, text=month, rid="sheet_item_title")
+
+
+def send_form(device: Device, name: str) -> Iterator[Action]:
+    """From anywhere: Send money, the person searched by name and chosen."""
+    yield from to_home(device)
+    yield tap(device, desc="Send", rid="action_send")
+    yield type_into(device, name, rid="search_src_text")
+    yield tap(device, desc=name, rid="recipient_row")
+
+
+def fill_amount(device: Device, amount: str, memo: str = "", account: str = "") -> Iterator[Action]:
+    """On a send or transfer form: the amount, the From account chip (by its name), the memo,
+    then Review."""
+    yield type_into(device, amount, rid="amount_input")
+    if account:
+        yield tap(device, text=account, rid="from_account", contains=True)
+    if memo:
+        yield type_into(device, memo, rid="memo_input")
+    yield from scroll_to(device, rid="review_button")
+    yield tap(device, rid="review_button")
+
+
+def confirm(device: Device) -> Iterator[Action]:
+    """On the review: confirm, then Done on the confirmation."""
+    if find(device, rid="confirm_button") is None:
+        raise OracleError(f"the form refused: {text_of(device, rid='error_text')!r}")
+    yield tap(device, rid="confirm_button")
+    yield tap(device, rid="done_button")
+
+
+def send_money(device: Device, name: str, amount: str, memo: str = "",
+               account: str = "") -> Iterator[Action]:
+    """From anywhere: send ``amount`` to ``name`` (with a memo, from an account) and confirm."""
+    yield from send_form(device, name)
+    yield from fill_amount(device, amount, memo, account)
+    yield from confirm(device)
+
+
+def transfer(device: Device, src: str, dst: str, amount: str) -> Iterator[Action]:
+    """From anywhere: Transfer, the From and To accounts by name, the amount, confirm."""
+    yield from to_home(device)
+    yield tap(device, desc="Transfer", rid="action_transfer")
+    yield tap(device, text=src, rid="from_account", contains=True)
+    yield tap(device, text=dst, rid="to_account", contains=True)
+    yield from fill_amount(device, amount)
+    yield from confirm(device)
