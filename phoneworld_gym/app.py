@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from phoneworld_gym.life import Life
-from phoneworld_gym.system import storage
+from phoneworld_gym.system import realism, storage
 from phoneworld_gym.ui.view import Handler, View
 from phoneworld_gym.ui.widgets import DEFAULT_THEME, Theme
 from phoneworld_gym.world import LAUNCHER, World, copy_data
@@ -464,6 +464,15 @@ class Ctx:
         post(self.world, self.host, {"title": title, "text": text,
                                      "screen": None if screen is None
                                      else self._entry_name(screen), "args": args})
+
+    def flaky(self, op: str) -> bool:
+        """Realism: whether this attempt at ``op`` fails as a request on a bad connection does
+        (only in the field profile, on a seeded schedule, once per operation and episode);
+        on failure the error toast is shown, so the handler just returns. Handlers only."""
+        if realism.fails(self.world, self.app.name, op):
+            self.toast(realism.ERROR_TOAST)
+            return True
+        return False
 
     def toast(self, text: str) -> None:
         """Show a short message near the bottom for the next two observations."""

@@ -9,6 +9,7 @@ changes the world.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image as PILImage
@@ -16,7 +17,7 @@ from PIL import Image as PILImage
 from phoneworld_gym.app import Ctx, Page, activity_ctx, resolve_screen
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
 from phoneworld_gym.screen import Screen
-from phoneworld_gym.system import chrome, intents, launcher
+from phoneworld_gym.system import chrome, intents, launcher, realism
 from phoneworld_gym.ui.render import display_list, paint
 from phoneworld_gym.ui.view import (
     Column,
@@ -104,8 +105,21 @@ class Compositor:
             if w.launcher.get("drawer"):
                 return Page(self._drawer()), launcher.PACKAGE
             return Page(self._home()), launcher.PACKAGE
-        out = ctx.render()
-        page = out if isinstance(out, Page) else Page(out)
+        if realism.loading(w, ctx.app, ctx.screen_name, ctx.entry):
+            page = Page(realism.placeholder(ctx.theme, ctx.app.label))
+        else:
+            out = ctx.render()
+            page = out if isinstance(out, Page) else Page(out)
+            promo = realism.promo_due(w, ctx.app, ctx.screen_name)
+            if promo is not None and page.dialog is None:
+                dismiss = realism.dismiss_promo(w, ctx.app.name)
+
+                def back() -> bool:
+                    dismiss()
+                    return True
+
+                page = dataclasses.replace(
+                    page, dialog=realism.promo_dialog(promo, ctx.theme, dismiss), on_back=back)
         if w.system_ui is not None:
             return page, intents.RESOLVER_PACKAGE
         if page.permission is not None and ctx.permission(page.permission) is None:

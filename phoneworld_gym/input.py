@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from phoneworld_gym.contract import Action
-from phoneworld_gym.system import chrome
+from phoneworld_gym.system import chrome, realism
 from phoneworld_gym.ui.view import TextField, find_scrollable, hit_test
 from phoneworld_gym.world import World
 
@@ -38,7 +38,11 @@ class InputDispatcher:
         changes then), else ``""``."""
         d = self._device
         shown_toast = self.world.toast
+        before = self.world.top() if self.world.realism else None
         err = self.HANDLERS[action.action_type](self, action)
+        if before is not None:  # a network screen shown before this action has loaded
+            realism.settle(self.world, before)
+            d.invalidate()
         if err:
             return err
         d.invalidate()

@@ -77,6 +77,9 @@ class World:
     #: the launcher's own state: whether the all-apps drawer is open (``drawer``), its search
     #: text (``query``) and scroll offset (``scroll``); empty on the home screen
     launcher: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: the realism switches' episode state (:mod:`phoneworld_gym.system.realism`): empty on
+    #: the clean phone; ``{"on", "seed", "dismissed", "failed"}`` in the field profile
+    realism: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: runtime permission answers: app -> permission -> "granted" | "once" | "denied"
     permissions: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
 

@@ -57,6 +57,7 @@ import numpy as np
 from phoneworld_gym.app import App, Ctx
 from phoneworld_gym.contract import Action, parse_ui_elements
 from phoneworld_gym.phone import PhoneWorldDevice, Screen, app_seed
+from phoneworld_gym.system import realism
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Icon, Row, Text, View, dp
 from phoneworld_gym.world import LAUNCHER, RECENTS
@@ -249,6 +250,7 @@ class FieldPhone(PhoneWorldDevice):
         """The clean phone's reset, then this episode's prompts and theme from ``seed``."""
         super().reset(seed)
         self.seed = int(seed)
+        realism.enable(self.world, self.seed)  # loading placeholders, promos, transient errors
         self.prompts = {}
         for name in sorted(self.apps):
             rng = np.random.default_rng(app_seed(self.seed, f"field/prompt/{name}"))

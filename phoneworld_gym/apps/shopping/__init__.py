@@ -26,6 +26,14 @@ class ShoppingApp(App):
     theme = THEME
     main_screen = "home"
     screens = screens.SCREENS
+    # realism (field profile): the storefront and search results come from the server
+    network_screens = ("home", "search")
+    promos = ({"title": "Free delivery weekend",
+               "text": "Orders over $25 ship free until Sunday. Shop the deals now.",
+               "action": "Shop deals"},
+              {"title": "Get 10% off with Prime Card",
+               "text": "Apply in two minutes and save on today's order.",
+               "action": "Apply now"})
     providers = tables.PROVIDERS
     static_tables = tables.STATIC_TABLES
     fixtures = tables.FIXTURES

@@ -29,6 +29,10 @@ class WeatherApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "day": screens.day, "cities": screens.cities,
                "settings": screens.settings}
+    # realism (field profile): forecasts come from the server
+    network_screens = ("main", "day")
+    promos = ({"title": "Go ad-free", "text": "Weather Premium: no ads, 15-day forecasts and "
+               "severe-weather alerts.", "action": "Try free"},)
     providers = {"weather/cities": store.city_rows, "weather/settings": store.settings_rows,
                  "weather/forecast": store.forecast_rows}
     static_tables = frozenset({"weather/forecast"})
