@@ -1,0 +1,1 @@
+"""Tasks of the Rides app (ride hailing)."""

@@ -1,0 +1,221 @@
+"""Rides tasks that change rides: book one now, schedule one for later (date and time
+pickers), cancel a scheduled ride, and a ride type with no drivers nearby (infeasible)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.oracle import tap
+from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.rides.common import (
+    available,
+    book,
+    by_key,
+    choice,
+    clock,
+    day_words,
+    future_time,
+    open_scheduled,
+    places,
+    unavailable,
+)
+from phoneworld_gym.validators import added, changed
+
+
+def _route(rng: np.random.Generator, probe: Probe) -> tuple[dict[str, Any], dict[str, Any]]:
+    """From Home or Work to a landmark (or to the other one)."""
+    pickup = choice(rng, places(probe, "home", "work"))
+    dropoff = choice(rng, [p for p in places(probe, "home", "work", "place")
+                           if p["key"] != pickup["key"]])
+    return pickup, dropoff
+
+
+@register_task
+class RidesBookNow(Task):
+    """Request a ride now of a given type between two places: exactly one active trip of
+    that type from that pickup to that drop-off is added."""
+
+    id = "RidesBookNow"
+    apps = ("rides",)
+    difficulty = "medium"
+    tags = ("search", "confirmation")
+    optimal_steps = 10
+    may_change = ("rides/trips",)
+    params_schema = {"type": str, "pickup": str, "pickup_key": str, "dropoff": str,
+                     "dropoff_key": str}
+    template = "Get me a ride from {pickup} to {dropoff} right now, ride type {type}."
+    paraphrases = {
+        "train": ("Book a ride from {pickup} to {dropoff} leaving now; choose {type}.",
+                  "Request a car now ({type}): pickup at {pickup}, drop-off at {dropoff}."),
+        "test": ("I need to get from {pickup} to {dropoff} immediately. Order the {type} "
+                 "option in my ride app.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        a, b = _route(rng, probe)
+        kinds = available(probe)
+        return {"type": kinds[int(rng.integers(len(kinds)))], "pickup": a["name"],
+                "pickup_key": a["key"], "dropoff": b["name"], "dropoff_key": b["key"]}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(added("rides/trips", {
+            "pickup_key": p["pickup_key"], "dropoff_key": p["dropoff_key"], "type": p["type"],
+            "status": "active"}))
+
+    def _book(self, device: Device, kind: str) -> Iterator[Action]:
+        p = self.params
+        yield from book(device, by_key(device.probe, p["pickup_key"]),
+                        by_key(device.probe, p["dropoff_key"]), kind)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._book(device, self.params["type"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Books another available ride type."""
+        wrong = next(k for k in available(device.probe) if k != self.params["type"])
+        yield from self._book(device, wrong)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class RidesSchedule(Task):
+    """Schedule a ride from Home for a later day and time (date picker, then time picker):
+    exactly one scheduled ride with that type, route and pickup time is added."""
+
+    id = "RidesSchedule"
+    apps = ("rides",)
+    difficulty = "hard"
+    tags = ("date-picker", "time-picker", "search", "confirmation")
+    optimal_steps = 16
+    may_change = ("rides/scheduled",)
+    params_schema = {"type": str, "dropoff": str, "dropoff_key": str, "at": str, "day": str,
+                     "time": str}
+    template = "Schedule a ride from Home to {dropoff} for {day} at {time}, ride type {type}."
+    paraphrases = {
+        "train": ("Reserve a car ({type}) to {dropoff} picking me up at home on {day}, {time}.",
+                  "Book a ride for later: {type}, Home to {dropoff}, pickup {day} at {time}."),
+        "test": ("On {day} I have to be picked up at home at {time} and driven to {dropoff}. "
+                 "Set that up in advance, with {type} as the ride type.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        b = choice(rng, places(probe, "work", "place"))
+        kinds = available(probe)
+        at = future_time(rng, (1, 20))
+        return {"type": kinds[int(rng.integers(len(kinds)))], "dropoff": b["name"],
+                "dropoff_key": b["key"], "at": at.isoformat(timespec="minutes"),
+                "day": day_words(at.date()), "time": clock(at)}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(added("rides/scheduled", {
+            "pickup_key": "home", "dropoff_key": p["dropoff_key"], "type": p["type"],
+            "pickup_at": p["at"], "status": "scheduled"}))
+
+    def _book(self, device: Device, at: dt.datetime) -> Iterator[Action]:
+        p = self.params
+        yield from book(device, by_key(device.probe, "home"),
+                        by_key(device.probe, p["dropoff_key"]), p["type"], at)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._book(device, dt.datetime.fromisoformat(self.params["at"]))
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The right ride half an hour late."""
+        yield from self._book(device, dt.datetime.fromisoformat(self.params["at"])
+                              + dt.timedelta(minutes=30))
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class RidesCancelScheduled(Task):
+    """Cancel a scheduled ride (confirming in the dialog): its status becomes canceled and
+    nothing else changes."""
+
+    id = "RidesCancelScheduled"
+    apps = ("rides",)
+    difficulty = "easy"
+    tags = ("dialog",)
+    optimal_steps = 6
+    may_change = ("rides/scheduled",)
+    params_schema = {"dropoff": str, "day": str, "id": int}
+    template = "Cancel my scheduled ride to {dropoff} on {day}."
+    paraphrases = {
+        "train": ("I no longer need the {day} ride to {dropoff}; cancel it.",
+                  "Call off the ride to {dropoff} I reserved for {day}."),
+        "test": ("Plans changed: the car booked to take me to {dropoff} on {day} should be "
+                 "canceled.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        r = choice(rng, [s for s in probe.query("rides/scheduled")
+                         if s["status"] == "scheduled"])
+        return {"dropoff": r["dropoff"],
+                "day": day_words(dt.datetime.fromisoformat(r["pickup_at"]).date()),
+                "id": int(r["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(changed("rides/scheduled", self.params["id"], status="canceled"))
+
+    def _open(self, device: Device) -> Iterator[Action]:
+        yield from open_scheduled(device, self.params["dropoff"])
+        yield tap(device, text="Cancel ride", rid="cancel_ride")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._open(device)
+        yield tap(device, text="Cancel ride", rid="button2")
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Opens the cancel dialog but keeps the ride."""
+        yield from self._open(device)
+        yield tap(device, text="Keep ride", rid="button1")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class RidesUnavailableType(Task):
+    """Infeasible by design: book a ride type that has no drivers nearby today (the app shows
+    it as unavailable and will not book it). The right end is ``infeasible`` with nothing
+    booked; booking another type instead is a change the rider did not ask for."""
+
+    id = "RidesUnavailableType"
+    apps = ("rides",)
+    difficulty = "medium"
+    feasible = False
+    tags = ("unavailable",)
+    optimal_steps = 5
+    params_schema = {"type": str, "dropoff": str, "dropoff_key": str}
+    template = "Book a ride from Home to {dropoff} now, ride type {type}. Only {type} will do."
+    paraphrases = {
+        "train": ("Order a car of the {type} type to take me from home to {dropoff} right "
+                  "away, and no other kind of ride.",),
+        "test": ("It has to be {type}: get me that kind of ride now from my home to "
+                 "{dropoff}.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        b = choice(rng, places(probe, "work", "place"))
+        off = unavailable(probe)
+        return {"type": off[int(rng.integers(len(off)))], "dropoff": b["name"],
+                "dropoff_key": b["key"]}
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        from phoneworld_gym.tasks.rides.common import plan
+
+        yield from plan(device, by_key(device.probe, "home"),
+                        by_key(device.probe, self.params["dropoff_key"]))
+        yield Action("status", goal_status="infeasible")
