@@ -1,0 +1,161 @@
+"""Shared pieces of the Expenses tasks: the rows of ``expenses/entries`` (``_id``,
+``amount``, ``category``, ``note``, ``date`` as an ISO date) and ``expenses/budgets``
+(``_id``, ``month`` as "YYYY-MM", ``amount``), and the UI paths (the bottom tabs, the month
+switcher, an entry's row, the editor with its category sheet and date picker).
+
+A real phone's money app keeps its data private, so these tasks run on PhoneWorld only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of, type_into
+
+LABEL = "Expenses"
+TODAY = dt.date(2026, 3, 14)
+CATEGORIES: tuple[str, ...] = ("Groceries", "Dining", "Transport", "Shopping", "Bills",
+                               "Entertainment", "Health", "Other")
+#: notes a task asks to log (none is seeded)
+NEW_NOTES: tuple[str, ...] = (
+    "Farmers market flowers", "Bike repair", "Haircut", "Yoga class", "Car wash",
+    "Museum tickets", "Dog food", "Birthday cake", "Paint supplies", "Printer paper",
+    "Laundromat", "Parking meter", "Bakery", "Umbrella", "Board game", "Ferry ticket",
+    "Sunscreen", "Ice cream", "Plant pots", "Cinema snacks", "Key copy", "Batteries",
+)
+
+
+def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
+    if not rows:
+        raise RuntimeError("no expense fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def money(v: float) -> str:
+    """"$1,234.50", as the app shows amounts."""
+    return f"${v:,.2f}"
+
+
+def cents(rng: np.random.Generator, lo: int, hi: int) -> str:
+    """A random amount "23.45" between ``lo`` and ``hi`` dollars."""
+    return f"{int(rng.integers(lo, hi))}.{int(rng.integers(0, 100)):02d}"
+
+
+def about(want: float) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, (int, float)) and abs(float(v) - want) < 0.005
+
+
+def month_label(month: str) -> str:
+    d = dt.date.fromisoformat(month + "-01")
+    return f"{d.strftime('%B')} {d.year}"
+
+
+def day_label(d: dt.date) -> str:
+    """"Sat, Mar 14": a day's heading in the list."""
+    return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
+
+
+def day_words(d: dt.date) -> str:
+    """"Saturday, March 14"."""
+    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
+
+
+def unique_entries(probe: Probe, month: str = "") -> list[Row]:
+    """Entries that no other entry shares a note and a date with (a goal names one by
+    both), of ``month`` when given."""
+    rows = probe.query("expenses/entries")
+    count: dict[tuple[str, str], int] = {}
+    for r in rows:
+        count[(r["note"], r["date"])] = count.get((r["note"], r["date"]), 0) + 1
+    return [r for r in rows if r["note"] and count[(r["note"], r["date"])] == 1
+            and (not month or r["date"][:7] == month)]
+
+
+def to_tab(device: Device, tab: str) -> Iterator[Action]:
+    """Open Expenses and its bottom tab ``tab`` (Entries, Summary, Budgets)."""
+    yield Action("open_app", app_name=LABEL)
+    for _ in range(6):
+        i = find(device, desc=tab, rid="nav_" + tab.lower())
+        if i is not None:
+            if not elements(device)[i].is_selected:
+                yield Action("click", index=i)
+            return
+        yield Action("navigate_back")
+    raise OracleError(f"the {tab} tab never showed")
+
+
+def to_month(device: Device, month: str) -> Iterator[Action]:
+    """On Entries or Summary: step the month switcher to ``month`` ("2026-02")."""
+    want = month_label(month)
+    for _ in range(14):
+        shown = text_of(device, rid="month_title") or ""
+        if shown == want:
+            return
+        have = dt.datetime.strptime(shown, "%B %Y").date().isoformat()[:7]
+        yield tap(device, desc="Next month" if month > have else "Previous month")
+    raise OracleError(f"could not reach {want}")
+
+
+def _row_index(device: Device, note: str, day: dt.date) -> int | None:
+    for i, e in enumerate(elements(device)):
+        d = e.content_description or ""
+        if (e.resource_id or "").endswith("/entry_row") and d.startswith(note + ", ") \
+                and d.endswith(", " + day_label(day)):
+            return i
+    return None
+
+
+def open_entry(device: Device, note: str, day: dt.date) -> Iterator[Action]:
+    """From anywhere: Entries, the entry's month, scrolled to its row, and its editor."""
+    yield from to_tab(device, "Entries")
+    yield from to_month(device, day.isoformat()[:7])
+    for _ in range(15):
+        i = _row_index(device, note, day)
+        if i is not None:
+            yield Action("click", index=i)
+            return
+        yield Action("scroll", direction="down")
+    raise OracleError(f"no entry {note!r} on {day}")
+
+
+def pick_date(device: Device, day: dt.date) -> Iterator[Action]:
+    """In the editor: open the date picker, step to the month, tap the day, OK."""
+    yield tap(device, rid="date")
+    for _ in range(24):
+        shown = text_of(device, rid="month_title") or ""
+        have_d = dt.datetime.strptime(shown, "%B %Y").date()
+        have = have_d.year * 12 + have_d.month
+        want = day.year * 12 + day.month
+        if have == want:
+            break
+        yield tap(device, desc="Next month" if want > have else "Previous month")
+    yield tap(device, desc=f"{day_words(day)}, {day.year}")
+    yield tap(device, text="OK", rid="button1")
+
+
+def fill_entry(device: Device, amount: str, category: str, note: str,
+               day: dt.date | None) -> Iterator[Action]:
+    """In the editor: the amount, the category from the sheet, the note, the date (when
+    ``day`` is given), then Save."""
+    yield type_into(device, amount, rid="amount")
+    yield tap(device, rid="category")
+    yield tap(device, text=category, rid="sheet_item_title")
+    yield type_into(device, note, rid="note")
+    if day is not None:
+        yield from pick_date(device, day)
+    yield tap(device, text="Save", rid="save")
+
+
+def add_entry(device: Device, amount: str, category: str, note: str,
+              day: dt.date | None) -> Iterator[Action]:
+    """From anywhere: Entries of this month, "Add expense", the fields, Save."""
+    yield from to_tab(device, "Entries")
+    yield from to_month(device, TODAY.isoformat()[:7])
+    yield tap(device, desc="Add expense")
+    yield from fill_entry(device, amount, category, note, day)
