@@ -13,7 +13,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch, TimeMatch
-from phoneworld_gym.oracle import OracleError, scroll_to, tap, text_of
+from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.rides.common import (
     NOW,
@@ -118,3 +118,73 @@ class RidesScheduledPickup(Task):
         t = self.expected_answer(device)
         yield Action("answer", text=clock(dt.datetime.combine(NOW.date(), t)
                                           + dt.timedelta(minutes=15)))
+
+
+@register_task
+class RidesMonthSpend(Task):
+    """Add up what the rider paid for the trips of one month (canceled ones cost nothing):
+    every total on the Past list whose date is in that month.
+
+    Fewer goals: the seeded history covers the last four weeks, so the month is February or
+    March; the trips and their totals vary with the seed."""
+
+    id = "RidesMonthSpend"
+    apps = ("rides",)
+    category = "information-retrieval"
+    difficulty = "medium"
+    tags = ("scroll", "arithmetic", "tabs")
+    optimal_steps = 4
+    answer_matcher = NumberMatch(tol=0.005)
+    params_schema = {"month": str}
+    template = "How much did I spend on rides in {month} in total?"
+    paraphrases = {
+        "train": ("Add up my ride costs for {month}: what's the total?",
+                  "What did all my {month} trips in Rides cost together?"),
+        "test": ("Go through my past rides and tell me the sum I paid for trips taken in "
+                 "{month}.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        months = sorted({dt.datetime.fromisoformat(t["start"]).strftime("%B")
+                         for t in probe.query("rides/trips") if t["status"] == "completed"})
+        return {"month": months[int(rng.integers(len(months)))]}
+
+    def expected_answer(self, device: Device) -> Any:
+        return round(sum(float(t["total"]) for t in self.before("rides/trips")
+                         if t["status"] == "completed" and
+                         dt.datetime.fromisoformat(t["start"]).strftime("%B")
+                         == self.params["month"]), 2)
+
+    def _sum(self, device: Device, month: str) -> Iterator[Action]:
+        """Read the Past list top to bottom (scrolling), adding the totals of ``month``."""
+        from phoneworld_gym.oracle import elements
+
+        yield from to_activity(device, "Past")
+        seen: dict[str, float] = {}
+        for _ in range(10):
+            current = ""
+            for e in elements(device):
+                rid = e.resource_id or ""
+                if rid.endswith("/past_trip"):
+                    current = e.content_description or ""
+                elif rid.endswith("/trip_total") and current and current not in seen:
+                    amount = (e.text or "").lstrip("$").replace(",", "")
+                    day = current.rsplit(", ", 1)[-1]  # "Fri, Mar 13" -> "Mar 13"
+                    in_month = day.startswith(month[:3])
+                    seen[current] = float(amount) if in_month and amount[:1].isdigit() else 0.0
+            if find(device, rid="activity_list") is None:
+                break  # the whole list fits: nothing to scroll
+            before = device.a11y_xml()
+            yield Action("scroll", direction="down")
+            if device.a11y_xml() == before:
+                break
+        yield Action("answer", text=f"${sum(seen.values()):.2f}")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._sum(device, self.params["month"])
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Every trip's total, whatever its month."""
+        total = sum(float(t["total"]) for t in self.before("rides/trips"))
+        yield Action("answer", text=f"${total:.2f}")
