@@ -228,7 +228,7 @@ class BankFreezeCard(Task):
     apps = ("bank",)
     difficulty = "easy"
     tags = ("switch",)
-    optimal_steps = 6
+    optimal_steps = 5
     may_change = ("bank/cards",)
     params_schema = {"card": str, "last4": str, "id": int}
     template = "Freeze my {card} ending in {last4}."

@@ -179,10 +179,10 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                 on_credit = bool(rng.random() < 0.55)
                 txn(_day(rng, first, last), 3 if on_credit else 1, m, cat,
                     -int(rng.integers(lo, hi)), "purchase")
-        for _ in range(int(rng.integers(1, 4))):
+        for k in range(int(rng.integers(1, 4))):
             p = friends[int(rng.integers(len(friends)))]
             amount = int(rng.integers(8, 120)) * 100 + int(rng.choice([0, 0, 50, 25]))
-            if rng.random() < 0.5:
+            if k == 0 or rng.random() < 0.5:  # someone is paid every month
                 txn(_day(rng, first, last), 1, f"Sent to {p.name}", "Transfers", -amount,
                     "sent", p.name, MEMOS[int(rng.integers(len(MEMOS)))])
             else:
