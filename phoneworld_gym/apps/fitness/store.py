@@ -97,7 +97,8 @@ def calories(kind: str, minutes: int, weight: float) -> int:
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Five weeks of history: runs, walks, a ride or two and a swim most weeks (at least one
-    run this month, one ride last week, one of each type), goals and daily steps."""
+    run this month, a ride last week and one in the two weeks before, one of each type),
+    goals and daily steps."""
     weight = float(round(rng.uniform(58, 88)))
     routes = _routes(life)
     acts: list[dict[str, Any]] = []
@@ -117,6 +118,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     last_monday = TODAY - dt.timedelta(days=TODAY.weekday() + 7)
     needs = [("run", TODAY.replace(day=1), TODAY - dt.timedelta(days=1)),
              ("ride", last_monday, last_monday + dt.timedelta(days=6)),
+             ("ride", last_monday - dt.timedelta(days=14), last_monday - dt.timedelta(days=1)),
              ("walk", TODAY - dt.timedelta(days=20), TODAY - dt.timedelta(days=1)),
              ("swim", TODAY - dt.timedelta(days=20), TODAY - dt.timedelta(days=1))]
     for kind, lo, hi in needs:

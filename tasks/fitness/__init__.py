@@ -1,0 +1,1 @@
+"""Tasks in the Fitness app."""

@@ -1,0 +1,215 @@
+"""Shared pieces of the Fitness tasks: the rows of ``fitness/activities`` (``_id``, ``type``,
+``start``, ``duration_min``, ``distance_km``, ``calories``, ``route``, ``source``) and
+``fitness/goals`` (``_id``, ``goal``, ``target``), how the app names things on screen
+("Morning run", "Sat, Mar 7") and the usual UI paths (the journal on a given week or month
+and type, an activity's page, "Add activity" with its date and time pickers, a goal's
+slider).
+
+A real phone's fitness app keeps its data private, so these tasks run on PhoneWorld only.
+Weeks run Monday to Sunday; the phone's clock is Saturday 2026-03-14 10:30.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Generator, Iterator
+
+import numpy as np
+
+from phoneworld_gym.contract import Action
+from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.tasks.settings.common import set_slider
+
+NOW = dt.datetime(2026, 3, 14, 10, 30)
+TODAY = NOW.date()
+YESTERDAY = TODAY - dt.timedelta(days=1)
+LABELS = {"walk": "Walk", "run": "Run", "ride": "Ride", "swim": "Swim"}
+#: goal -> (_id in fitness/goals, label, smallest, largest, step), as the app's editor shows
+GOALS = {"daily_steps": (1, "Daily steps", 2000, 20000, 500),
+         "weekly_active_minutes": (2, "Weekly active minutes", 60, 600, 10)}
+
+
+def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
+    if not rows:
+        raise RuntimeError("no activity fits this task's needs")
+    return rows[int(rng.integers(len(rows)))]
+
+
+def start(r: Row) -> dt.datetime:
+    return dt.datetime.fromisoformat(str(r["start"]))
+
+
+def title(r: Row) -> str:
+    """"Morning run": how the journal names an activity (by the hour it started)."""
+    h = start(r).hour
+    part = "Morning" if h < 12 else "Afternoon" if h < 17 else "Evening"
+    return f"{part} {r['type']}"
+
+
+def short_day(d: dt.date) -> str:
+    """"Sat, Mar 7"."""
+    return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
+
+
+def day_words(d: dt.date) -> str:
+    """"Saturday, March 7"."""
+    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
+
+
+def clock(t: dt.datetime | dt.time) -> str:
+    """"7:05 AM"."""
+    return t.strftime("%I:%M %p").lstrip("0")
+
+
+def week_start(d: dt.date) -> dt.date:
+    return d - dt.timedelta(days=d.weekday())
+
+
+def weeks_back(d: dt.date) -> int:
+    """How many weeks before this one ``d``'s week is."""
+    return (week_start(TODAY) - week_start(d)).days // 7
+
+
+def in_days(rows: list[Row], first: dt.date, last: dt.date, kind: str = "all") -> list[Row]:
+    return [r for r in rows if first <= start(r).date() <= last
+            and (kind == "all" or r["type"] == kind)]
+
+
+def distinct(rows: list[Row]) -> list[Row]:
+    """Activities no other one shares a type and a day with (a goal names one by both)."""
+    seen: dict[tuple[str, dt.date], int] = {}
+    for r in rows:
+        k = (str(r["type"]), start(r).date())
+        seen[k] = seen.get(k, 0) + 1
+    return [r for r in rows if seen[(str(r["type"]), start(r).date())] == 1]
+
+
+def number_in(text: str) -> float:
+    """The first number in a figure on screen ("12.96 km" -> 12.96)."""
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+    if m is None:
+        raise OracleError(f"no number in {text!r}")
+    return float(m.group().replace(",", ""))
+
+
+# -- UI paths --------------------------------------------------------------------------------------
+def to_main(device: Device) -> Iterator[Action]:
+    """Open Fitness and back out to Home."""
+    yield Action("open_app", app_name="Fitness")
+    for _ in range(6):
+        if find(device, rid="add_activity") is not None:
+            return
+        if find(device, desc="Home", rid="nav_home") is not None:
+            yield tap(device, desc="Home", rid="nav_home")
+            return
+        yield Action("navigate_back")
+        if find(device, rid="add_activity") is None and \
+                device.probe.foreground_app() != "com.phoneworld.fitness":
+            yield Action("open_app", app_name="Fitness")
+    raise OracleError("Fitness's Home never showed")
+
+
+def to_journal(device: Device, *, month: bool = False, back: int = 0,
+               kind: str = "all") -> Iterator[Action]:
+    """From anywhere: the journal on the week (or month) ``back`` periods ago, filtered to
+    ``kind``."""
+    yield from to_main(device)
+    yield tap(device, desc="Journal", rid="nav_journal")
+    if month:
+        yield tap(device, desc="Month", rid="tab_month")
+    unit = "month" if month else "week"
+    for _ in range(back):
+        yield tap(device, desc=f"Previous {unit}", rid="prev_period")
+    if kind != "all":
+        yield tap(device, text=LABELS[kind], rid="filter_chip")
+
+
+def journal_figures(device: Device,
+                    rid: str = "activity_distance") -> Generator[Action, None, list[str]]:
+    """The texts of ``rid`` on every row of the journal period shown, scrolling down until
+    as many rows were read as the period's summary counts."""
+    want = int(number_in(text_of(device, rid="summary_count") or "0"))
+    seen: dict[str, str] = {}
+    for _ in range(6):
+        els = elements(device)
+        whens = [e for e in els if (e.resource_id or "").endswith("/activity_when")]
+        for v in (e for e in els if (e.resource_id or "").endswith(f"/{rid}")):
+            y = v.bbox_pixels.center[1] if v.bbox_pixels else -1.0
+            near = [t for t in whens if t.bbox_pixels and abs(t.bbox_pixels.center[1] - y) < 60]
+            if near:  # a row whose label scrolled out of view is read after the scroll
+                seen[near[0].text or ""] = v.text or ""
+        if len(seen) >= want:
+            return list(seen.values())
+        yield Action("scroll", direction="down")
+    raise OracleError(f"read {len(seen)} of {want} journal rows")
+
+
+def open_activity(device: Device, r: Row) -> Iterator[Action]:
+    """From anywhere: the journal on the activity's week and type, then its page."""
+    yield from to_journal(device, back=weeks_back(start(r).date()), kind=str(r["type"]))
+    desc = f"{title(r).capitalize()}, {short_day(start(r).date())}"
+    yield from scroll_to(device, desc=desc, rid="activity_row")
+    yield tap(device, desc=desc, rid="activity_row")
+
+
+def pick_day(device: Device, day: dt.date) -> Iterator[Action]:
+    """In "Add activity": the date picker, stepped to the month, the day, OK."""
+    yield tap(device, rid="start_date")
+    for _ in range(24):
+        shown = text_of(device, rid="month_title") or ""
+        mon, _, year = shown.partition(" ")
+        have = int(year) * 12 + dt.datetime.strptime(mon, "%B").month
+        want = day.year * 12 + day.month
+        if have == want:
+            break
+        yield tap(device, desc="Next month" if want > have else "Previous month")
+    yield tap(device, desc=f"{day_words(day)}, {day.year}")
+    yield tap(device, text="OK", rid="button1")
+
+
+def pick_time(device: Device, t: dt.time) -> Iterator[Action]:
+    """In "Add activity": the time picker (keyboard mode), hour, minute, AM/PM, OK."""
+    yield tap(device, rid="start_time")
+    yield type_into(device, str(t.hour % 12 or 12), rid="material_hour_text_input")
+    yield type_into(device, f"{t.minute:02d}", rid="material_minute_text_input")
+    yield tap(device, rid=f"material_clock_period_{'pm' if t.hour >= 12 else 'am'}_button")
+    yield tap(device, rid="material_timepicker_ok_button")
+
+
+def log_activity(device: Device, kind: str, when: dt.datetime, minutes: int,
+                 km: str = "") -> Iterator[Action]:
+    """From anywhere: "Add activity" filled in (type, day when not today, start time,
+    duration, distance when given) and saved."""
+    yield from to_main(device)
+    yield tap(device, desc="Add activity", rid="add_activity")
+    if kind != "walk":
+        yield tap(device, text=LABELS[kind], rid="type_chip")
+    if when.date() != TODAY:
+        yield from pick_day(device, when.date())
+    yield from pick_time(device, when.time())
+    yield type_into(device, str(minutes), rid="duration")
+    if km:
+        yield type_into(device, km, rid="distance")
+    yield tap(device, text="Save", rid="save")
+
+
+def set_goal(device: Device, goal: str, value: int) -> Iterator[Action]:
+    """From anywhere: Profile, the goal's editor, its slider tapped at ``value``, Save."""
+    _, label, lo, hi, step = GOALS[goal]
+    yield from to_main(device)
+    yield tap(device, desc="Profile", rid="nav_profile")
+    yield tap(device, desc=f"{label} goal")
+    yield from set_slider(device, f"{label} goal", (value - lo) // step, 0, (hi - lo) // step)
+    if number_in(text_of(device, rid="goal_value") or "") != value:
+        raise OracleError(f"the slider shows {text_of(device, rid='goal_value')}, not {value}")
+    yield tap(device, text="Save", rid="save")
+
+
+def goal_target(rows: list[Row], goal: str) -> int:
+    return int(next(r["target"] for r in rows if r["goal"] == goal))
+
+
+def activities(probe: Probe) -> list[Row]:
+    return probe.query("fitness/activities")
