@@ -25,9 +25,9 @@ class RidesApp(App):
     icon = "taxi"
     aliases = ("ride", "uber", "lyft", "taxi", "ride hailing")
     theme = Theme(primary=(0, 0, 0), on_primary=(255, 255, 255),
-                  primary_container=(238, 238, 238), on_primary_container=(0, 0, 0),
+                  primary_container=(218, 218, 218), on_primary_container=(0, 0, 0),
                   surface=(255, 255, 255), surface_container=(246, 246, 246),
-                  surface_high=(238, 238, 238), on_surface=(0, 0, 0),
+                  surface_high=(244, 244, 244), on_surface=(0, 0, 0),
                   on_surface_variant=(84, 84, 84), outline=(117, 117, 117),
                   outline_variant=(226, 226, 226))
     main_screen = "main"
