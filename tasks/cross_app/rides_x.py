@@ -6,6 +6,7 @@
   text to a contact through the share sheet.
 - Calendar -> Rides: an event's place and start time give a scheduled ride's drop-off and
   pickup time (a set number of minutes before the start).
+- Rides -> Calendar: a scheduled ride's pickup day and time become a calendar event.
 
 Rides' tables are PhoneWorld-only, so these run on PhoneWorld.
 """
@@ -23,7 +24,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import epoch_ms, open_event
+from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms, open_event
 from phoneworld_gym.tasks.contacts.common import open_contact
 from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.tasks.rides.common import (
@@ -34,9 +35,10 @@ from phoneworld_gym.tasks.rides.common import (
     choice,
     clock,
     day_words,
+    open_scheduled,
     places,
 )
-from phoneworld_gym.validators import added, same_phone
+from phoneworld_gym.validators import added, same_phone, same_text
 
 #: events setup puts in the calendar (none is seeded), each at a landmark Rides knows
 EVENTS: tuple[str, ...] = (
@@ -283,6 +285,65 @@ class CrossAppRideForEvent(Task):
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Picked up when the event starts."""
         yield from self._run(device, 0)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class CrossAppScheduledRideToCalendar(Task):
+    """Put a scheduled ride into the calendar: one event titled "Ride to <place>" from the
+    pickup time, half an hour long, on the pickup day (both only in Rides)."""
+
+    id = "CrossAppScheduledRideToCalendar"
+    apps = ("rides", "calendar")
+    category = "cross-app"
+    difficulty = "medium"
+    tags = ("read-then-write", "date-picker")
+    optimal_steps = 14
+    may_change = ("calendar",)
+    params_schema = {"dropoff": str, "day": str, "id": int, "title": str}
+    template = ('Add my scheduled ride to {dropoff} on {day} to my calendar as "{title}", '
+                "starting at the pickup time and lasting 30 minutes.")
+    paraphrases = {
+        "train": ('Block 30 minutes in Calendar called "{title}" at the pickup time of the '
+                  "ride to {dropoff} I reserved for {day}.",),
+        "test": ("I keep forgetting my reserved rides. Check when the {day} ride to {dropoff} "
+                 'picks me up and create a half-hour event "{title}" at that time.',),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        r = choice(rng, [s for s in probe.query("rides/scheduled")
+                         if s["status"] == "scheduled"])
+        at = dt.datetime.fromisoformat(r["pickup_at"])
+        return {"dropoff": r["dropoff"], "day": day_words(at.date()), "id": int(r["_id"]),
+                "title": f"Ride to {r['dropoff']}"}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        ride = next(r for r in self.before("rides/scheduled") if r["_id"] == self.params["id"])
+        start = dt.datetime.fromisoformat(ride["pickup_at"])
+        return self.expect(added("calendar", {
+            "title": same_text(self.params["title"]),
+            "dtstart": epoch_ms(start), "dtend": epoch_ms(start + dt.timedelta(minutes=30))}))
+
+    def _run(self, device: Device, shift: int) -> Iterator[Action]:
+        yield from open_scheduled(device, self.params["dropoff"])
+        day = text_of(device, rid="ride_date") or ""
+        at = (text_of(device, rid="ride_time") or "").removeprefix("Pickup at ")
+        try:
+            start = dt.datetime.strptime(f"{day} {at}", "%a, %b %d, %Y %I:%M %p")
+        except ValueError:
+            raise OracleError(f"cannot read the pickup from {day!r} and {at!r}") from None
+        start += dt.timedelta(minutes=shift)
+        yield from create_event(device, self.params["title"], start.date(), start.time(),
+                                (start + dt.timedelta(minutes=30)).time())
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, 0)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The event an hour after the pickup."""
+        yield from self._run(device, 60)
         yield Action("status", goal_status="complete")
 
 
