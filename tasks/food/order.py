@@ -1,6 +1,7 @@
 """Food tasks that change something: save a store, add a dish with options to the cart, take
-one out, place a whole order (address, tip, card), reorder a past order, and ordering a dish
-that is sold out today (infeasible by design)."""
+one out, place a whole order (address, tip, card), reorder a past order; and, infeasible by
+design, ordering a dish that is sold out today or one from the restaurant closed until the
+evening."""
 
 from __future__ import annotations
 
@@ -344,3 +345,36 @@ class FoodSoldOut(Task):
         yield tap(device, rid="add_to_cart")
         yield from checkout(device)
         yield Action("status", goal_status="complete")
+
+
+@register_task
+class FoodClosedNow(Task):
+    """Infeasible by design: the restaurant is closed until the evening and the app has no
+    way to order ahead, so nothing can be delivered from it now; the right move is to look
+    and say so."""
+
+    id = "FoodClosedNow"
+    apps = ("food",)
+    difficulty = "easy"
+    tags = ("infeasible", "closed")
+    optimal_steps = 7
+    feasible = False
+    params_schema = {"restaurant": str, "dish": str}
+    template = "Order a {dish} from {restaurant} on Food for delivery right now."
+    paraphrases = {
+        "train": ("I want {restaurant}'s {dish} delivered as soon as possible.",),
+        "test": ("Right now I could go for the {dish} from {restaurant}. Have it brought "
+                 "over straight away.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        closed = next(r for r in probe.query("food/restaurants") if not r["is_open"])
+        d = choice(rng, [d for d in probe.query("food/menu")
+                         if d["restaurant_id"] == closed["_id"]])
+        return {"restaurant": str(closed["name"]), "dish": str(d["name"])}
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_restaurant(device, self.params["restaurant"])
+        yield from open_dish(device, self.params["dish"])  # "... is closed. Opens at 5:00 PM"
+        yield Action("status", goal_status="infeasible")
