@@ -176,7 +176,15 @@ def checkout(device: Device, *, address: str = "Home", tip: float = DEFAULT_TIP,
     if card:
         yield from scroll_to(device, desc=card, rid="card_option", contains=True)
         yield tap(device, desc=card, rid="card_option", contains=True)
+    yield from place(device)
+
+
+def place(device: Device) -> Iterator[Action]:
+    """At checkout: Place order, and once more if a bad connection made the first attempt
+    fail (the field profile's transient errors; the button is then still there)."""
     yield tap(device, rid="place_order")
+    if find(device, rid="place_order") is not None:
+        yield tap(device, rid="place_order")
 
 
 def order_line(dish_id: int, size: str, extras: str, qty: int) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from phoneworld_gym.tasks.food.common import (
     order_line,
     orderable,
     pick_line,
+    place,
     restaurants,
     to_home,
 )
@@ -293,7 +294,7 @@ class FoodReorder(Task):
         yield tap(device, rid="checkout")
         if address != "Home":
             yield tap(device, desc=address, rid="address_option")
-        yield tap(device, rid="place_order")
+        yield from place(device)
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, "Work")
