@@ -249,3 +249,23 @@ def test_fixtures_reject_bad_input_and_change_nothing() -> None:
     out = d.fixture("music", "add_playlist", name="Fixture Mix", songs=["Updraft", "Latitude"])
     rows = [r for r in d.probe.query("music/playlist_tracks") if r["playlist_id"] == out["_id"]]
     assert [r["title"] for r in rows] == ["Updraft", "Latitude"]
+
+
+def test_the_queue_screen_removes_one_song_and_clears_the_rest() -> None:
+    d = _open(seed=10)
+    st = d.world.stores["music"]
+    st["queue"] = []
+    for sid in [r["_id"] for r in d.probe.query("music/songs") if r["available"]][:3]:
+        ms.enqueue(st, sid)
+    queued = d.probe.query("music/queue")
+    _do(d, tap(d, rid="mini_player"))
+    _do(d, tap(d, desc="Queue"))
+    assert [e.text for e in elements(d) if (e.resource_id or "").endswith("/queue_title")] \
+        == [r["title"] for r in queued]
+    _do(d, tap(d, desc=f"Remove {queued[1]['title']} from queue"))
+    left = d.probe.query("music/queue")
+    assert [(r["_id"], r["position"]) for r in left] == [(queued[0]["_id"], 1),
+                                                         (queued[2]["_id"], 2)]
+    _do(d, tap(d, text="Clear queue", rid="clear_queue"))
+    assert d.probe.query("music/queue") == []
+    assert text_of(d, rid="empty_queue", nth=0).startswith("Your queue is empty")

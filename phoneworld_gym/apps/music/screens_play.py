@@ -285,6 +285,10 @@ def queue(ctx: Ctx) -> View | Page:
                                            theme=th)],
                             gap=dp(12), padding=(w.MARGIN, dp(6), dp(4), dp(6)),
                             desc=s["title"], rid="queue_row"))
+    else:
+        rows.append(Text("Your queue is empty. Songs you add with Add to queue play next.",
+                         size=14, color=th.on_surface_variant, rid="empty_queue",
+                         padding=(w.MARGIN, dp(16), w.MARGIN, dp(8))))
     nxt = ms.up_next(st, 6)
     label = ms.context_label(st, pl["context_type"], pl["context_id"])
     if nxt:
