@@ -52,15 +52,16 @@ def month_switcher(ctx: Ctx, month: str) -> View:
     """‹ March 2026 › (the arrows stop at the months the app keeps)."""
     th = ctx.theme
     prev, nxt = es.shift_month(month, -1), es.shift_month(month, 1)
+    first, last = prev < es.FIRST_MONTH, nxt > es.LAST_MONTH
     return Row([
         w.icon_button("chevron_left", "Previous month",
-                      ctx.setter("month", prev) if prev >= es.FIRST_MONTH else None,
-                      rid="prev_month", theme=th),
+                      None if first else ctx.setter("month", prev), rid="prev_month", theme=th,
+                      color=th.outline_variant if first else None),
         Text(es.month_label(month), size=18, weight="medium", align="center", flex=1,
              color=th.on_surface, rid="month_title"),
         w.icon_button("chevron_right", "Next month",
-                      ctx.setter("month", nxt) if nxt <= es.LAST_MONTH else None,
-                      rid="next_month", theme=th),
+                      None if last else ctx.setter("month", nxt), rid="next_month", theme=th,
+                      color=th.outline_variant if last else None),
     ], height=dp(56), padding=(dp(8), 0, dp(8), 0))
 
 
@@ -91,9 +92,7 @@ def budget_card(ctx: Ctx, month: str) -> View:
             kids.append(Row([Icon("triangle_exclamation", size=16, box=24, color=RED,
                                   in_dump=False),
                              Text(f"Over budget by {es.money(over)}", size=14, weight="medium",
-                                  color=RED, flex=1)],
-                            gap=dp(8), rid="budget_warning", cls="android.widget.TextView",
-                            text=f"Over budget by {es.money(over)}"))
+                                  color=RED, flex=1, rid="budget_warning")], gap=dp(8)))
         else:
             kids.append(Text(f"{es.money(budget - spent)} left", size=14, weight="medium",
                              color=th.primary, rid="budget_left"))
