@@ -34,9 +34,9 @@ def _page(d: PhoneWorldDevice, title: str) -> None:
 
 def test_every_key_of_the_brief_has_an_android_default():
     keys = {("global", k) for k in ("airplane_mode_on", "wifi_on", "bluetooth_on", "mobile_data",
-                                    "zen_mode", "low_power")}
+                                    "zen_mode", "low_power", "auto_time", "auto_time_zone")}
     keys |= {("system", k) for k in ("screen_brightness", "screen_off_timeout", "volume_music",
-                                     "volume_ring", "volume_alarm")}
+                                     "volume_ring", "volume_alarm", "time_12_24")}
     keys.add(("secure", "ui_night_mode"))
     assert keys == set(DEFAULTS)
 

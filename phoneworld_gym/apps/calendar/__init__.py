@@ -1,5 +1,7 @@
 """Calendar: a month grid, a week of hours, the schedule, days and events, served as
-Android's ``calendar`` provider (CalendarContract.Events columns)."""
+Android's ``calendar`` provider (CalendarContract.Events columns); each event's guests and
+notification as the app's ``calendar/attendees`` and ``calendar/reminders`` tables
+(CalendarContract.Attendees and Reminders columns)."""
 
 from __future__ import annotations
 
@@ -26,8 +28,21 @@ class CalendarApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "week": screens.week, "schedule": screens.schedule,
                "day": screens.day, "detail": screens.detail, "edit": screens.edit}
-    providers = {"calendar": store.provider_rows}
+    providers = {"calendar": store.provider_rows, "calendar/attendees": store.attendee_rows,
+                 "calendar/reminders": store.reminder_rows}
     writers = {"calendar": store.WRITER}
+    fixtures = store.FIXTURES
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         return store.generate(rng, life)
+
+    def notifications(self, s: dict[str, Any]) -> list[dict[str, Any]]:
+        """The reminder of the clock's day's next event that has one, as Google Calendar
+        posts it (title, time span, place); a tap opens the event."""
+        now = store.epoch_ms(store.NOW)
+        for e in store.on_day(s, store.NOW.date()):
+            if e["dtstart"] >= now and store.reminder_of(s, e["id"]) is not None:
+                text = screens.span(e) + (f" at {e['location']}" if e["location"] else "")
+                return [{"title": e["title"], "text": text, "screen": "detail",
+                         "args": {"id": e["id"]}}]
+        return []

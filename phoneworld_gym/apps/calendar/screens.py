@@ -1,5 +1,7 @@
 """Calendar screens: the month grid (dots for events), the week (an hour grid with a coloured
-block per event), the schedule, a day, an event, the event editor with the date picker."""
+block per event), the schedule, a day, an event (its guests and notification), the event
+editor with the date picker, guests chosen from Contacts (search suggestions, input chips)
+and a notification choice."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.calendar import store as cs
-from phoneworld_gym.ui import controls, pickers
+from phoneworld_gym.ui import controls, pickers, sheets
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Color, Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
@@ -377,6 +379,14 @@ def detail(ctx: Ctx) -> View | Page:
     ]
     if e["location"]:
         rows.append(info("location", e["location"], "event_location"))
+    guests = cs.guests_of(ctx.store, e["id"])
+    if guests:
+        rows.append(info("user_plus", f"{len(guests)} guest{'s' if len(guests) != 1 else ''}",
+                         "guest_count"))
+        rows += [guest_row(ctx, a) for a in guests]
+    reminder = cs.reminder_of(ctx.store, e["id"])
+    if reminder is not None:
+        rows.append(info("bell", cs.reminder_label(int(reminder["minutes"])), "event_reminder"))
     if e["description"]:
         rows.append(info("list", e["description"], "event_description"))
     body = Column([
@@ -392,6 +402,52 @@ def detail(ctx: Ctx) -> View | Page:
         dlg = w.dialog("Delete this event?", e["title"],
                        [("Cancel", ctx.close_dialog), ("Delete", do_delete)], theme=ctx.theme)
     return Page(body, dialog=dlg)
+
+
+def guest_row(ctx: Ctx, a: dict[str, Any]) -> Row:
+    """A guest of the event screen: initials, name (or address) and response."""
+    label = a["name"] or a["email"]
+    lines: list[View] = [Text(label, size=16, color=ctx.theme.on_surface, max_lines=1,
+                              rid="attendee_name")]
+    sub = " · ".join(x for x in (a["email"] if a["name"] else "",
+                                 cs.STATUS_WORDS.get(a["status"], "")) if x)
+    if sub:
+        lines.append(Text(sub, size=13, color=ctx.theme.on_surface_variant, max_lines=1,
+                          rid="attendee_status"))
+    return Row([w.avatar(label, _tint(a["email"]), size=32),
+                Column(lines, flex=1, gap=dp(2))],
+               gap=dp(16), padding=(w.MARGIN + dp(4), dp(6), w.MARGIN, dp(6)), rid="attendee",
+               desc=f"{label}, {cs.STATUS_WORDS.get(a['status'], '') or 'guest'}")
+
+
+def _tint(key: str) -> tuple[int, int, int]:
+    """A stable avatar colour for a guest."""
+    return BLOCK_COLORS[sum(map(ord, key)) % len(BLOCK_COLORS)]
+
+
+def guest_chip(ctx: Ctx, label: str, email: str, on_remove: Handler) -> Row:
+    """An input chip for a guest in the editor: initials, the name, and a remove button."""
+    return Row([w.avatar(label, _tint(email), size=24),
+                Text(label, size=14, weight="medium", color=ctx.theme.on_surface, max_lines=1,
+                     rid="chip_text"),
+                Icon("close", size=14, box=dp(28), color=ctx.theme.on_surface_variant,
+                     desc=f"Remove {label}", on_click=on_remove, rid="chip_remove",
+                     cls="android.widget.ImageButton")],
+               gap=dp(6), height=dp(36), padding=(dp(4), 0, dp(2), 0), radius=dp(8),
+               border=ctx.theme.outline_variant, border_width=3, rid="guest_chip",
+               cls="com.google.android.material.chip.Chip")
+
+
+def people_suggestions(ctx: Ctx, token: str, taken: set[str]) -> list[tuple[str, str]]:
+    """(name, email) of the contacts with an email whose name or address holds ``token``,
+    leaving out guests already added (at most five, by name)."""
+    t = " ".join(token.lower().split())
+    if not t:
+        return []
+    out = [(r["display_name"], r["email"]) for r in ctx.query("contacts")
+           if r.get("email") and r["email"].lower() not in taken
+           and (t in r["display_name"].lower() or t in r["email"].lower())]
+    return sorted(out)[:5]
 
 
 # -- the editor -----------------------------------------------------------------------------
@@ -413,6 +469,16 @@ def edit(ctx: Ctx) -> View | Page:
     end_s, on_end = ctx.field("end", clock(e0))
     loc, on_loc = ctx.field("location", existing["location"] if existing else "")
     desc, on_desc = ctx.field("description", existing["description"] if existing else "")
+    people, on_people = ctx.field("people")
+    if "guests" in ctx.state:
+        guests: list[dict[str, str]] = ctx.state["guests"]
+    else:
+        guests = [{"name": a["name"], "email": a["email"]}
+                  for a in cs.guests_of(ctx.store, eid)] if existing else []
+    taken = {g["email"].lower() for g in guests}
+    r0 = cs.reminder_of(ctx.store, eid) if existing else None
+    reminder0 = None if r0 is None else int(r0["minutes"])
+    reminder = ctx.state["reminder"] if "reminder" in ctx.state else reminder0
 
     def save() -> None:
         if not title.strip():
@@ -432,11 +498,63 @@ def edit(ctx: Ctx) -> View | Page:
                   "description": desc.strip()}
         if existing is not None:
             existing.update(fields)
+            target = existing
+        else:
+            target = cs.add(ctx.store, **fields)
+        save_guests(target["id"])
+        if reminder != reminder0:
+            cs.set_reminder(ctx.store, target["id"], reminder)
+        if existing is not None:
             ctx.pop()
         else:
-            e = cs.add(ctx.store, **fields)
-            ctx.replace("detail", id=e["id"])
+            ctx.replace("detail", id=target["id"])
         ctx.toast("Event saved")
+
+    def save_guests(target: int) -> None:
+        """Uninvite the guests removed, invite the ones added (keeping the others' rows)."""
+        keep = {g["email"].lower() for g in guests}
+        have = cs.guests_of(ctx.store, target)
+        for a in have:
+            if a["email"].lower() not in keep:
+                cs.uninvite(ctx.store, a["id"])
+        old = {a["email"].lower() for a in have}
+        for g in guests:
+            if g["email"].lower() not in old:
+                cs.invite(ctx.store, target, g["name"], g["email"])
+
+    def add_guest(name: str, email: str) -> Handler:
+        def h() -> None:
+            ctx.state["guests"] = [*guests, {"name": name, "email": email}]
+            ctx.state.setdefault("_fields", {})["people"] = ""
+            ctx.world.focus = None
+
+        return h
+
+    def remove_guest(email: str) -> Handler:
+        def h() -> None:
+            ctx.state["guests"] = [g for g in guests if g["email"].lower() != email.lower()]
+
+        return h
+
+    def submit_people() -> None:
+        """Enter in "Add people": an email address becomes a guest (named after the contact
+        that has it); anything else waits for a suggestion to be picked."""
+        typed = people.strip()
+        if not cs.EMAIL.fullmatch(typed):
+            return
+        if typed.lower() in taken:
+            ctx.toast("Already added")
+            return
+        name = next((r["display_name"] for r in ctx.query("contacts")
+                     if (r.get("email") or "").lower() == typed.lower()), "")
+        add_guest(name, typed)()
+
+    def choose_reminder(label: str) -> Handler:
+        def h() -> None:
+            ctx.state["reminder"] = next(m for m, lab in cs.REMINDER_CHOICES if lab == label)
+            ctx.close_dialog()
+
+        return h
 
     def open_picker() -> None:
         ctx.state["pick_day"] = day.isoformat()
@@ -471,8 +589,29 @@ def edit(ctx: Ctx) -> View | Page:
                           flex=1),
              w.icon_button("clock", "Pick end time", open_clock("end", end_s),
                            rid="pick_end_time", theme=ctx.theme)], gap=dp(4)),
+        w.text_field("people", people, on_text=on_people, label="Add people",
+                     on_submit=submit_people, rid="people_field"),
+    ]
+    found = people_suggestions(ctx, people, taken)
+    if found:
+        names = [n for n, _ in found]
+        fields.append(sheets.search_suggestions(
+            [(n if names.count(n) == 1 else f"{n} ({e})", add_guest(n, e)) for n, e in found],
+            glyph="user", theme=ctx.theme))
+    if guests:
+        chips = [guest_chip(ctx, g["name"] or g["email"], g["email"], remove_guest(g["email"]))
+                 for g in guests]
+        fields.append(w.wrap_row(chips, 1080 - 2 * w.MARGIN))
+    label = cs.reminder_label(reminder) if reminder is not None else "Add notification"
+    fields += [
         w.text_field("location", loc, on_text=on_loc, label="Add location",
                      rid="location_field"),
+        Row([Icon("bell", size=20, box=40, color=ctx.theme.on_surface_variant, in_dump=False),
+             Text(label, size=16, color=ctx.theme.on_surface, flex=1, in_dump=False)],
+            gap=dp(12), height=dp(56), padding=(dp(8), 0, dp(8), 0),
+            border=ctx.theme.outline, border_width=3, radius=dp(4),
+            on_click=ctx.show_dialog("reminder"), rid="reminder", desc=f"Notification, {label}",
+            cls="android.widget.Button"),
         w.text_field("description", desc, on_text=on_desc, label="Add description",
                      rid="description_field"),
     ]
@@ -502,6 +641,12 @@ def edit(ctx: Ctx) -> View | Page:
         dlg = pickers.date_picker(year=py, month=pm, selected=pick, on_pick=on_pick,
                                   on_month=on_month, on_ok=ok, on_cancel=ctx.close_dialog,
                                   today=today(ctx), theme=ctx.theme)
+    if ctx.dialog == "reminder":
+        current = cs.reminder_label(reminder) if reminder is not None else "No notification"
+        dlg = w.dialog("Notification", "", [("Cancel", ctx.close_dialog)], theme=ctx.theme,
+                       body=[controls.radio_group([lab for _, lab in cs.REMINDER_CHOICES],
+                                                  current, choose_reminder,
+                                                  rid="reminder_choice", theme=ctx.theme)])
     if ctx.dialog == "time":
         tp_hour, on_hour = ctx.field("tp_hour")
         tp_minute, on_minute = ctx.field("tp_minute")

@@ -1,6 +1,7 @@
 """Settings: the phone's own settings app. Its switches, sliders and choices read and write the
 phone's settings (``settings get/put``), so tasks check them with ``probe.setting`` and run on
-a real phone too; the per-app notification switches are the app's own table."""
+a real phone too; the per-app notification switches, the Do Not Disturb schedules and the time
+zone are the app's own tables."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.app import App, register_app
-from phoneworld_gym.apps.settings import screens, store
+from phoneworld_gym.apps.settings import screens, screens_time, store
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -26,8 +27,10 @@ class SettingsApp(App):
                   on_primary_container=(4, 30, 73), surface=(248, 249, 255),
                   surface_container=(237, 241, 250), surface_high=(225, 229, 240))
     main_screen = "main"
-    screens = screens.SCREENS
-    providers = {"settings_app/notifications": store.notification_rows}
+    screens = {**screens.SCREENS, **screens_time.SCREENS}
+    providers = {"settings_app/notifications": store.notification_rows,
+                 "settings_app/zen_schedules": store.schedule_rows,
+                 "settings_app/time_zone": store.time_zone_rows}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         return store.generate(rng, life)

@@ -245,10 +245,18 @@ def sound(ctx: Ctx) -> View:
         c.switch_row("Do Not Disturb", zen, _toggler(ctx, "global", "zen_mode"),
                      summary="On" if zen else "Off", icon="bell_slash", rid="zen_mode",
                      theme=t),
+        _info(ctx, "Do Not Disturb schedules", _schedules_summary(ctx), icon="calendar_days",
+              rid="zen_schedules", on_click=ctx.go("zen_schedules")),
         _info(ctx, "Phone ringtone", "Copycat", icon="music"),
         _info(ctx, "Vibration & haptics", "On", icon="mobile"),
     ]
     return _page(ctx, "Sound & vibration", rows)
+
+
+def _schedules_summary(ctx: Ctx) -> str:
+    """"Sleeping: On" for each schedule, as the entry's summary."""
+    return ", ".join(f"{z['name']}: {'On' if z['enabled'] else 'Off'}"
+                     for z in ctx.store["zen_schedules"])
 
 
 # -- Battery ---------------------------------------------------------------------------------------
@@ -276,18 +284,24 @@ def battery(ctx: Ctx) -> View:
 
 # -- System and About ------------------------------------------------------------------------------
 def system(ctx: Ctx) -> View:
-    now = dt.datetime.fromisoformat(ctx.now)
+    now = local_now(ctx)
+    _, _, _, offset = ss.zone(ctx.store["time_zone"])
+    h24 = ss.get(_settings(ctx), "system", "time_12_24") == "24"
     rows: list[View] = [
         _info(ctx, "Languages", "English (United States)", icon="language", rid="languages"),
         _info(ctx, "Date & time", f"{now.strftime('%A, %B')} {now.day}, {now.year}, "
-              f"{c.time_text(now.hour, now.minute)} · GMT+00:00", icon="clock",
-              rid="date_time"),
-        _info(ctx, "Time zone", "Coordinated Universal Time (GMT+00:00)", icon="earth"),
-        _info(ctx, "Set time automatically", "On", icon="rotate_left"),
+              f"{ss.clock_text(now.hour, now.minute, h24)} · {ss.gmt(offset)}", icon="clock",
+              rid="date_time", on_click=ctx.go("date_time")),
         _info(ctx, "Keyboard", "Gboard", icon="keyboard"),
         _info(ctx, "Backup", "On", icon="shield"),
     ]
     return _page(ctx, "System", rows)
+
+
+def local_now(ctx: Ctx) -> dt.datetime:
+    """The phone's clock (UTC) in the chosen time zone."""
+    _, _, _, offset = ss.zone(ctx.store["time_zone"])
+    return dt.datetime.fromisoformat(ctx.now) + dt.timedelta(minutes=offset)
 
 
 def about(ctx: Ctx) -> View:
