@@ -220,3 +220,16 @@ def test_fixtures_check_their_arguments_and_change_nothing_when_refused() -> Non
     assert (row["merchant"], row["amount"], row["date"]) == ("Cafe Luna", -12.5, "2026-03-10")
     assert d.probe.query("bank/accounts")[0]["balance"] == \
         pytest.approx(keep["accounts"][0]["balance"] / 100 - 12.5)
+
+
+def test_back_closes_a_filter_sheet_then_returns_home_from_a_tab() -> None:
+    d = _open(seed=5)
+    _do(d, tap(d, desc="Activity", rid="nav_activity"))
+    _do(d, tap(d, rid="filter_date"))
+    assert text_of(d, rid="sheet_title") == "Filter by date"
+    _do(d, Action("navigate_back"))
+    assert find(d, rid="sheet_title") is None and find(d, rid="filter_date") is not None
+    _do(d, Action("navigate_back"))
+    assert find(d, rid="total_balance") is not None  # Home, not the launcher
+    _do(d, Action("navigate_back"))
+    assert d.probe.foreground_app() != "com.phoneworld.bank"

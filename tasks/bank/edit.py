@@ -175,14 +175,15 @@ class BankPayCardInFull(Task):
     apps = ("bank",)
     difficulty = "hard"
     tags = ("read-then-write", "form", "confirm")
-    split = "test"
     optimal_steps = 9
     may_change = ("bank/transactions", "bank/accounts")
     params_schema = {"card": str}
     template = "Pay off the full balance of my {card} credit card from checking."
     paraphrases = {
-        "test": ("Clear what I owe on the {card} card, paying from my checking account.",
-                 "Bring my {card} balance to zero with a payment out of checking."),
+        "train": ("Clear what I owe on the {card} card, paying from my checking account.",
+                  "Pay my whole {card} statement balance out of checking."),
+        "test": ("My {card} card should owe nothing. Make a payment from checking that brings "
+                 "it to zero.",),
     }
 
     @classmethod

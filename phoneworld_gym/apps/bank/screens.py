@@ -42,6 +42,10 @@ RED: Color = (179, 38, 30)
 TABS: tuple[tuple[str, str, str], ...] = (
     ("home", "Home", "home"), ("arrow_right_arrow_left", "Pay", "pay"),
     ("receipt", "Activity", "activity"), ("credit_card", "Cards", "cards"))
+CATEGORY_ICON = {"Groceries": "basket_shopping", "Dining": "utensils", "Transport": "car",
+                 "Shopping": "bag_shopping", "Bills": "bolt", "Entertainment": "film",
+                 "Health": "pills", "Housing": "home", "Income": "money_bill",
+                 "Transfers": "arrow_right_arrow_left"}
 KIND_ICON = {"checking": "landmark", "savings": "piggy_bank", "credit": "credit_card"}
 #: date filter label -> (first, last) ISO dates
 DATE_RANGES: dict[str, tuple[str, str]] = {
@@ -60,6 +64,15 @@ QUICK = (2000, 5000, 10000)
 
 
 # -- shared pieces ---------------------------------------------------------------------------
+def back_home(ctx: Ctx) -> Callable[[], bool]:
+    """Back on the Pay, Activity and Cards tabs returns to Home (as bottom-navigation apps
+    do) rather than leaving the app."""
+    def h() -> bool:
+        ctx.reset_to("home")
+        return True
+    return h
+
+
 def nav(ctx: Ctx, here: str) -> View:
     """The bottom navigation (a tab is a root screen: switching clears the back stack)."""
     def go(screen: str) -> Handler:
@@ -97,10 +110,7 @@ def txn_row(ctx: Ctx, t: dict[str, Any], *, show_account: bool = True) -> View:
         sub += f" · {a['name']}"
     if t["status"] == "Pending":
         sub += " · Pending"
-    glyph = {"Groceries": "basket_shopping", "Dining": "utensils", "Transport": "car",
-             "Shopping": "bag_shopping", "Bills": "bolt", "Entertainment": "film",
-             "Health": "pills", "Housing": "home", "Income": "money_bill",
-             "Transfers": "arrow_right_arrow_left"}.get(t["category"], "receipt")
+    glyph = CATEGORY_ICON.get(t["category"], "receipt")
     return Row([
         Icon(glyph, size=18, box=40, radius=dp(20), color=NAVY, bg=th.primary_container,
              in_dump=False),
@@ -295,8 +305,16 @@ def filter_sheet(ctx: Ctx, which: str) -> View:
 
     chosen = ctx.state[key] if key in ctx.state else (ctx.args.get("account")
                                                        if which == "account" else None)
-    items: list[Any] = [("check" if chosen == v else "circle", label, pick(v))
-                        for label, v in options]
+
+    def glyph(v: Any) -> str:
+        if chosen == v:
+            return "check"
+        if which == "category" and v:
+            return CATEGORY_ICON.get(str(v), "receipt")
+        return {"account": "landmark", "date": "calendar", "amount": "money_bill"}.get(
+            which, "receipt")
+
+    items: list[Any] = [(glyph(v), label, pick(v)) for label, v in options]
     return bottom_sheet(f"Filter by {title.lower()}", items, theme=ctx.theme)
 
 
@@ -370,7 +388,7 @@ def activity(ctx: Ctx) -> View | Page:
                    nav(ctx, "activity")], bg=th.surface)
     dlg = filter_sheet(ctx, ctx.dialog) if ctx.dialog in ("account", "category", "date",
                                                           "amount") else None
-    return Page(body, dialog=dlg)
+    return Page(body, dialog=dlg, on_back=back_home(ctx))
 
 
 # -- a transaction ---------------------------------------------------------------------------
@@ -447,9 +465,9 @@ def pay(ctx: Ctx) -> View | Page:
                                                  email=p["email"]),
                                  rid="payee_row", desc=p["name"], theme=th))
     offset, on_scroll = ctx.scroll()
-    return Column([w.app_bar("Pay & transfer", theme=th),
-                   Scroll(items, offset=offset, on_scroll=on_scroll, rid="pay_list"),
-                   nav(ctx, "pay")], bg=th.surface)
+    return Page(Column([w.app_bar("Pay & transfer", theme=th),
+                        Scroll(items, offset=offset, on_scroll=on_scroll, rid="pay_list"),
+                        nav(ctx, "pay")], bg=th.surface), on_back=back_home(ctx))
 
 
 # -- choose whom to pay ----------------------------------------------------------------------
@@ -782,9 +800,9 @@ def cards(ctx: Ctx) -> View | Page:
             freeze_row(ctx, c),
         ], gap=dp(4), padding=(w.MARGIN, dp(12), w.MARGIN, dp(4))))
     offset, on_scroll = ctx.scroll()
-    return Column([w.app_bar("Cards", theme=th),
-                   Scroll(rows, offset=offset, on_scroll=on_scroll, rid="card_list"),
-                   nav(ctx, "cards")], bg=th.surface)
+    return Page(Column([w.app_bar("Cards", theme=th),
+                        Scroll(rows, offset=offset, on_scroll=on_scroll, rid="card_list"),
+                        nav(ctx, "cards")], bg=th.surface), on_back=back_home(ctx))
 
 
 def card_screen(ctx: Ctx) -> View | Page:
