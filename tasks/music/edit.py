@@ -419,3 +419,49 @@ class MusicDownloadPlaylist(Task):
         yield from open_playlist(device, self.params["name"])
         yield tap(device, desc="More options for playlist")
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class MusicLikePlaying(Task):
+    """Like the song that is playing: its row joins ``music/liked``. Setup puts a song that
+    is not liked yet on the player (paused). Fewer goals: the goal names no song, the
+    screen shows it (the song itself varies with the seed)."""
+
+    id = "MusicLikePlaying"
+    apps = ("music",)
+    difficulty = "easy"
+    tags = ("player", "toggle")
+    optimal_steps = 4
+    may_change = ("music/liked",)
+    params_schema = {"title": str, "id": int}
+    template = "Like the song that is playing in Music right now."
+    paraphrases = {
+        "train": ("Add the current song to my Liked Songs.",
+                  "Save the track that's on in the music player to my likes."),
+        "test": ("Whatever is playing at the moment, I love it. Mark it with a heart.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        liked = {r["_id"] for r in probe.query("music/liked")}
+        s = choice(rng, [r for r in songs(probe) if r["_id"] not in liked])
+        return {"title": s["title"], "id": int(s["_id"])}
+
+    def setup(self, device: Device) -> None:
+        device.fixture("music", "set_player", song=self.params["title"], playing=True)
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(added("music/liked", {"_id": self.params["id"],
+                                                 "song_id": self.params["id"]}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from now_playing(device)
+        yield tap(device, desc="Add to Liked Songs", rid="like")
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Likes the song in the queue after it (skipping to it first)."""
+        yield from now_playing(device)
+        yield tap(device, desc="Next")
+        yield tap(device, rid="like")
+        yield Action("status", goal_status="complete")

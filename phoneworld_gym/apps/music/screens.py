@@ -75,9 +75,7 @@ def main(ctx: Ctx) -> View | Page:
     offset, on_scroll = ctx.scroll()
     rows: list[View] = [
         Row([Text(greet, size=24, weight="bold", color=th.on_surface, flex=1, rid="greeting"),
-             w.icon_button("history", "Recent searches", ctx.go("search"), theme=th,
-                           color=th.on_surface),
-             w.icon_button("gear", "Settings", lambda: ctx.toast("Settings are on the web"),
+             w.icon_button("history", "Recent searches", lambda: ctx.reset_to("search"),
                            theme=th, color=th.on_surface)],
             padding=(w.MARGIN, dp(12), dp(4), dp(8))),
         Column(grid, gap=dp(8), padding=(w.MARGIN, 0, w.MARGIN, 0)),
