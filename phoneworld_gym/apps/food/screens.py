@@ -39,7 +39,7 @@ def main(ctx: Ctx) -> View | Page:
                        flex=1, in_dump=False)],
                  gap=dp(12), height=dp(48), radius=dp(24), bg=th.surface_container,
                  padding=(dp(16), 0, dp(16), 0), on_click=lambda: ctx.reset_to("search"),
-                 rid="search_bar", text="Search restaurants or dishes",
+                 rid="search_bar", text="Search restaurants or dishes", flex=1,
                  cls="android.widget.EditText")
     rows: list[View] = [Row([search], padding=(w.MARGIN, dp(4), w.MARGIN, dp(8))),
                         _cuisine_tiles(ctx, cuisine)]
