@@ -56,7 +56,7 @@ class CrossAppRecipeToNote(Task):
     category = "cross-app"
     difficulty = "medium"
     tags = ("share-sheet", "stepper")
-    optimal_steps = 10
+    optimal_steps = 11
     may_change = ("notes/notes",)
     params_schema = {"recipe": str, "id": int, "servings": int}
     template = ("Share the ingredient list of {recipe} for {servings} servings from Recipes "
@@ -80,6 +80,9 @@ class CrossAppRecipeToNote(Task):
                                                  "body": _lists(r, self.params["servings"])}))
 
     def _share(self, device: Device, servings: int) -> Iterator[Action]:
+        # Notes first, so that Back from the shared note returns to its list: the share
+        # sheet starts the note editor as Notes' only screen when Notes has none open
+        yield Action("open_app", app_name="Notes")
         yield from open_recipe(device, self.params["recipe"])
         yield from set_servings(device, servings)
         yield tap(device, desc="Share ingredients")

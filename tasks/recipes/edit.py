@@ -30,8 +30,9 @@ from phoneworld_gym.validators import added, changed
 
 @register_task
 class RecipesSaveFavorite(Task):
-    """Save a recipe to the favourites: exactly its row joins ``recipes/favorites``. Fewer
-    goals: one per recipe of the catalogue (16)."""
+    """Save a recipe to the favourites: exactly its row joins ``recipes/favorites``.
+
+    Fewer goals: one per recipe of the catalogue (16)."""
 
     id = "RecipesSaveFavorite"
     apps = ("recipes",)
