@@ -178,12 +178,12 @@ def test_goal_stepper_stops_at_the_ends_of_the_scale() -> None:
     d = _open()
     _do(d, tap(d, desc="Profile"))
     _do(d, tap(d, desc="Weekly active minutes goal"))
-    _do(d, _slider_tap(d, "Weekly active minutes goal", 0, 55))
+    _do(d, _slider_tap(d, "Weekly active minutes goal", 0, 85))
     assert text_of(d, rid="goal_value") == "60"
     i = find(d, desc="Decrease")
     assert i is not None and not elements(d)[i].is_clickable
-    _do(d, _slider_tap(d, "Weekly active minutes goal", 54, 55))
-    assert text_of(d, rid="goal_value") == "600"
+    _do(d, _slider_tap(d, "Weekly active minutes goal", 84, 85))
+    assert text_of(d, rid="goal_value") == "900"
     i = find(d, desc="Increase")
     assert i is not None and not elements(d)[i].is_clickable
 

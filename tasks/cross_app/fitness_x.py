@@ -4,8 +4,9 @@
   distance in its description) is logged in Fitness.
 - Fitness -> Messages: this week's total distance, shared from the journal's summary through
   the share sheet, is texted to a contact; checked on the common ``sms`` table.
+- Fitness -> Chat: a personal record, shared from its activity page into a friend's chat.
 
-Both read Fitness's own tables, so they run on PhoneWorld only.
+All read Fitness's own tables, so they run on PhoneWorld only.
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import epoch_ms, open_event
+from phoneworld_gym.tasks.chat.common import chats
+from phoneworld_gym.tasks.chat.common import to_list as chat_list
 from phoneworld_gym.tasks.fitness.common import (
     TODAY,
     in_days,
     log_activity,
     to_journal,
+    to_main,
     week_start,
 )
 from phoneworld_gym.tasks.messages.common import SENT, choice, texters
@@ -211,3 +215,67 @@ class CrossAppFitnessWeekToMessages(Task):
         yield from self._share(device, 1, self.params["name"])
         yield Action("status", goal_status="complete")
 
+
+
+@register_task
+class CrossAppFitnessRecordToChat(Task):
+    """Share a personal record with a friend on Chat: from Fitness's records, the longest
+    activity of a type is opened and shared through the share sheet into their chat. One
+    text from the owner is added to that chat, stating the record's distance."""
+
+    id = "CrossAppFitnessRecordToChat"
+    apps = ("fitness", "chat")
+    category = "cross-app"
+    difficulty = "medium"
+    tags = ("share", "read-then-write")
+    optimal_steps = 9
+    may_change = ("chat/messages",)
+    params_schema = {"kind": str, "name": str, "chat_id": int}
+    template = "Share my longest {kind} ever with {name} on Chat."
+    paraphrases = {
+        "train": ("Send {name} a Chat message with my personal record for the longest {kind}.",
+                  "Show off to {name} on Chat: share my longest {kind} from Fitness."),
+        "test": ("{name} doubts how far I've gone. Find my all-time longest {kind} in my "
+                 "fitness app and share it to our chat.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        c = choice(rng, chats(probe, kind="direct"))
+        kinds = ("walk", "run", "ride", "swim")
+        return {"kind": kinds[int(rng.integers(len(kinds)))], "name": c["title"],
+                "chat_id": int(c["_id"])}
+
+    def _record(self) -> float:
+        return max(float(r["distance_km"]) for r in self.before("fitness/activities")
+                   if r["type"] == self.params["kind"])
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(added("chat/messages", {
+            "chat_id": p["chat_id"], "sender": "me", "type": "text",
+            "body": lambda v: f"{self._record():.2f} km" in str(v)}))
+
+    def _share(self, device: Device, chat: str) -> Iterator[Action]:
+        # Chat first: a share into an app with no back stack leaves its share screen as the
+        # app's only activity (see the report on compositor._start), stranding Chat there
+        yield from chat_list(device)
+        yield from to_main(device)
+        yield tap(device, desc="Personal records")
+        yield tap(device, desc=f"Longest {self.params['kind']}", rid="record_row")
+        yield tap(device, desc="Share activity")
+        yield tap(device, text="Chat", rid="sharesheet_target")
+        yield from scroll_to(device, text=chat, rid="target_chat_title")
+        yield tap(device, text=chat, rid="target_chat_title")
+        yield tap(device, text="Send", rid="button2")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._share(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Shares it into another chat."""
+        other = next(c["title"] for c in chats(device.probe, unread=None)
+                     if c["_id"] != self.params["chat_id"])
+        yield from self._share(device, other)
+        yield Action("status", goal_status="complete")

@@ -28,7 +28,7 @@ YESTERDAY = TODAY - dt.timedelta(days=1)
 LABELS = {"walk": "Walk", "run": "Run", "ride": "Ride", "swim": "Swim"}
 #: goal -> (_id in fitness/goals, label, smallest, largest, step), as the app's editor shows
 GOALS = {"daily_steps": (1, "Daily steps", 2000, 20000, 500),
-         "weekly_active_minutes": (2, "Weekly active minutes", 60, 600, 10)}
+         "weekly_active_minutes": (2, "Weekly active minutes", 60, 900, 10)}
 
 
 def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
@@ -92,6 +92,14 @@ def number_in(text: str) -> float:
     if m is None:
         raise OracleError(f"no number in {text!r}")
     return float(m.group().replace(",", ""))
+
+
+def minutes_of(text: str) -> int:
+    """"1 h 05 min" -> 65, "44 min" -> 44."""
+    m = re.fullmatch(r"\s*(?:(\d+)\s*h\s*)?(\d+)\s*min\s*", text)
+    if m is None:
+        raise OracleError(f"not a duration: {text!r}")
+    return int(m.group(1) or 0) * 60 + int(m.group(2))
 
 
 # -- UI paths --------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Fitness tasks that change data: log a swim done yesterday (date and time pickers), set
-the daily step goal or the weekly active-minutes goal (slider), delete an activity (behind
+the daily step goal or the weekly active-minutes goal (slider), set the minutes goal from
+last week's total (read, convert, round, slide), delete an activity (behind
 a confirmation), and two that cannot be done: sync a watch that was never paired, and log a
 run that has not happened yet."""
 
@@ -26,10 +27,12 @@ from phoneworld_gym.tasks.fitness.common import (
     distinct,
     goal_target,
     log_activity,
+    minutes_of,
     open_activity,
     pick_day,
     set_goal,
     start,
+    to_journal,
     to_main,
 )
 from phoneworld_gym.validators import added, changed, removed
@@ -147,6 +150,71 @@ class FitnessSetMinutesGoal(_SetGoal):
         "test": ("I'd like to be active {target} minutes a week from now on; set that goal.",
                  "Change Fitness's weekly target for active time to {target} min."),
     }
+
+
+def _round10(minutes: int) -> tuple[int, ...]:
+    """``minutes`` to the nearest 10 (both neighbours when it ends in 5)."""
+    low = minutes // 10 * 10
+    if minutes % 10 == 5:
+        return (low, low + 10)
+    return (low + 10,) if minutes % 10 > 5 else (low,)
+
+
+@register_task
+class FitnessMinutesGoalFromLastWeek(Task):
+    """Set the weekly active-minutes goal to last week's (Monday to Sunday) total active time,
+    rounded to the nearest 10 minutes: the ``weekly_active_minutes`` row takes that value.
+    The total is shown as hours and minutes in the journal, so it has to be converted. Setup
+    moves the goal away from that value when it already holds it."""
+
+    id = "FitnessMinutesGoalFromLastWeek"
+    apps = ("fitness",)
+    difficulty = "hard"
+    tags = ("slider", "read-then-write", "arithmetic")
+    optimal_steps = 10
+    may_change = ("fitness/goals",)
+    template = ("Set my weekly active minutes goal to the active time I actually logged last "
+                "week, rounded to the nearest 10 minutes.")
+    paraphrases = {
+        "train": ("Make last week's total active minutes (to the nearest ten) my new weekly "
+                  "goal in Fitness.",),
+        "test": ("Whatever I did last week, Monday through Sunday, in active time: round it to "
+                 "a multiple of 10 minutes and use it as my weekly target.",),
+    }
+
+    @staticmethod
+    def _last_week(rows: list[dict[str, Any]]) -> int:
+        first = TODAY - dt.timedelta(days=TODAY.weekday() + 7)
+        return sum(int(r["duration_min"]) for r in rows
+                   if first <= start(r).date() <= first + dt.timedelta(days=6))
+
+    def setup(self, device: Device) -> None:
+        want = _round10(self._last_week(activities(device.probe)))
+        if goal_target(device.probe.query("fitness/goals"), "weekly_active_minutes") in want:
+            device.fixture("fitness", "set_goal", goal="weekly_active_minutes",
+                           target=150 if want[0] != 150 else 180)
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        want = _round10(self._last_week(self.before("fitness/activities")))
+        return self.expect(changed("fitness/goals", GOALS["weekly_active_minutes"][0],
+                                   target=lambda v: v in want))
+
+    def _set(self, device: Device, week_back: int) -> Iterator[Action]:
+        yield from to_journal(device, back=week_back)
+        total = minutes_of(text_of(device, rid="summary_time") or "")
+        value = (total + 5) // 10 * 10
+        if week_back != 1 and value in _round10(self._last_week(activities(device.probe))):
+            value += 10  # the near miss must miss
+        yield from set_goal(device, "weekly_active_minutes", value)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._set(device, 1)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """This week's total so far instead of last week's."""
+        yield from self._set(device, 0)
+        yield Action("status", goal_status="complete")
 
 
 @register_task

@@ -39,6 +39,7 @@ from phoneworld_gym.tasks.fitness.common import (
     day_words,
     distinct,
     in_days,
+    minutes_of,
     number_in,
     short_day,
     start,
@@ -59,14 +60,6 @@ from phoneworld_gym.validators import added, same_phone, same_text
 
 PLANNED_SWIMS: tuple[str, ...] = ("Pool swim", "Swim laps", "Swim technique session",
                                   "Lap swimming")
-
-
-def minutes_of(text: str) -> int:
-    """"1 h 05 min" -> 65, "44 min" -> 44."""
-    m = re.fullmatch(r"\s*(?:(\d+)\s*h\s*)?(\d+)\s*min\s*", text)
-    if m is None:
-        raise OracleError(f"not a duration: {text!r}")
-    return int(m.group(1) or 0) * 60 + int(m.group(2))
 
 
 def open_day_activity(device: Device, kind: str, day: dt.date) -> Iterator[Action]:

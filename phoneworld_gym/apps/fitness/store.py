@@ -36,7 +36,7 @@ MET = {"walk": 3.8, "run": 9.8, "ride": 7.5, "swim": 7.0}
 #: goal name -> (label, smallest, largest, step)
 GOALS: dict[str, tuple[str, int, int, int]] = {
     "daily_steps": ("Daily steps", 2000, 20000, 500),
-    "weekly_active_minutes": ("Weekly active minutes", 60, 600, 10),
+    "weekly_active_minutes": ("Weekly active minutes", 60, 900, 10),
 }
 HISTORY_DAYS = 35
 MAX_DURATION = 1440
