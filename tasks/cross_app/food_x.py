@@ -1,5 +1,6 @@
 """Cross-app tasks around Food: a restaurant's address carried into a text (Messages), the
-delivery's arrival time into Calendar, and a friend's request in Chat turned into an order.
+delivery's arrival time into Calendar and, through the share sheet, into a Chat, and a
+friend's request in Chat turned into an order.
 Food's tables are its own, so these run in PhoneWorld only."""
 
 from __future__ import annotations
@@ -203,3 +204,58 @@ class CrossAppFoodChatRequest(Task):
         yield from self._run(device, next(s for s in sizes if s != self.params["size"]))
         yield Action("status", goal_status="complete")
 
+
+
+@register_task
+class CrossAppFoodShareEta(Task):
+    """Tell a friend in Chat when the delivery on its way arrives (the order page's Share,
+    or typed): one message from the owner in their chat naming the arrival time."""
+
+    id = "CrossAppFoodShareEta"
+    apps = ("food", "chat")
+    category = "cross-app"
+    difficulty = "medium"
+    tags = ("read-then-write", "share")
+    optimal_steps = 7
+    may_change = ("chat/messages",)
+    params_schema = {"name": str, "chat_id": int}
+    template = "Let {name} know in Chat what time my food delivery arrives."
+    paraphrases = {
+        "train": ("Send {name} a Chat message with the arrival time of my Food order.",
+                  "Share my food order's ETA with {name} on Chat."),
+        "test": ("{name} is coming over for the food I ordered; tell them over Chat when it "
+                 "will be here.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        c = choice(rng, chats(probe, kind="direct"))
+        return {"name": str(c["title"]), "chat_id": int(c["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        eta = str(live_order(self.before("food/orders"))["eta_text"])
+        return self.expect(added("chat/messages", {
+            "chat_id": self.params["chat_id"], "sender": "me",
+            "body": lambda v: eta in str(v)}))
+
+    def _run(self, device: Device, name: str) -> Iterator[Action]:
+        from phoneworld_gym.oracle import scroll_to
+
+        yield from to_home(device)
+        yield tap(device, rid="live_order")
+        yield tap(device, rid="share_order")
+        yield tap(device, desc="Chat")
+        yield from scroll_to(device, text=name, rid="target_chat_title")
+        yield tap(device, text=name, rid="target_chat_title")
+        yield tap(device, text="Send", rid="button2")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Shares the time with someone else."""
+        other = next(c["title"] for c in chats(device.probe, kind="direct")
+                     if c["_id"] != self.params["chat_id"])
+        yield from self._run(device, other)
+        yield Action("status", goal_status="complete")
