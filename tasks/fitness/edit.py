@@ -129,11 +129,11 @@ class FitnessSetStepGoal(_SetGoal):
 
     id = "FitnessSetStepGoal"
     which = "daily_steps"
-    template = "Set my daily step goal to {target} steps."
+    template = "Set my daily step goal to {target:,} steps."
     paraphrases = {
-        "train": ("Change the steps goal in Fitness to {target} a day.",
-                  "I want to walk {target} steps every day. Update my goal."),
-        "test": ("Make {target} my new target for steps per day in the fitness app.",),
+        "train": ("Change the steps goal in Fitness to {target:,} a day.",
+                  "I want to walk {target:,} steps every day. Update my goal."),
+        "test": ("Make {target:,} my new target for steps per day in the fitness app.",),
     }
 
 
