@@ -153,10 +153,13 @@ def main(ctx: Ctx) -> View | Page:
                  _stat(ctx, f"{week['calories']:,}", "Calories", "week_calories"),
                  _stat(ctx, str(week["count"]), "Activities", "week_count")], gap=dp(8))
     recent = fs.in_period(st, dt.date.min, now)[:3]
+    def inset(v: View) -> Column:  # the right margin is the Stack's (it insets the FAB)
+        return Column([v], padding=(w.MARGIN, 0, 0, 0))
+
     rows: list[View] = [
-        rings,
-        w.section("This week", theme=th), stats,
-        w.section("Steps", theme=th), _step_chart(ctx, now),
+        inset(rings),
+        w.section("This week", theme=th), inset(stats),
+        w.section("Steps", theme=th), inset(_step_chart(ctx, now)),
         w.section("Recent activities", theme=th,
                   action=w.button("See all", lambda: ctx.reset_to("journal"),
                                   style="text", rid="see_all", theme=th)),
@@ -175,7 +178,7 @@ def main(ctx: Ctx) -> View | Page:
             w.icon_button("gem", "Personal records", ctx.go("records"), rid="menu_records",
                           theme=th)]),
         Stack([Scroll(rows, gap=dp(8), offset=offset, on_scroll=on_scroll,
-                      padding=(w.MARGIN, 0, 0, 0), rid="home_list"), fab],
+                      rid="home_list"), fab],
               flex=1, padding=(0, 0, w.MARGIN, w.MARGIN)),
         nav(ctx, "main"),
     ], bg=th.surface)
