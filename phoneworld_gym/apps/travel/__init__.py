@@ -35,8 +35,8 @@ class TravelApp(App):
                "review": screens_book.review, "booking": screens_book.booking}
     providers = {"travel/hotels": store.hotel_rows, "travel/rooms": store.room_rows,
                  "travel/bookings": store.booking_rows, "travel/saved": store.saved_rows,
-                 "travel/searches": store.search_rows}
-    static_tables = frozenset({"travel/hotels", "travel/rooms"})
+                 "travel/searches": store.search_rows, "travel/account": store.account_rows}
+    static_tables = frozenset({"travel/hotels", "travel/rooms", "travel/account"})
     byproduct_tables = frozenset({"travel/searches"})
     fixtures = {"book": store.book_fixture, "save": store.save_fixture}
     network_screens = ("results", "hotel")

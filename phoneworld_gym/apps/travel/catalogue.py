@@ -125,7 +125,7 @@ def catalogue(variant: int) -> Catalogue:
             rooms = []
             for kind, sleeps, factor in kinds:
                 sold = _nights(rng, int(rng.integers(1, 5)))
-                sold |= {d for d in busy if rng.random() < 0.75}
+                sold |= {d for d in sorted(busy) if rng.random() < 0.75}
                 rooms.append(Room(room_id, hid, kind, sleeps, int(round(base * factor)),
                                   tuple(sorted(sold))))
                 room_id += 1

@@ -105,9 +105,12 @@ def save_button(ctx: Ctx, h: Hotel, *, color: Color | None = None) -> Icon:
         now = ts.toggle_saved(ctx.store, h.id)
         ctx.toast(f"Saved {h.name}" if now else f"Removed {h.name} from saved")
 
-    return w.icon_button("heart", f"Remove {h.name} from saved" if saved else f"Save {h.name}",
-                         toggle, rid="save_hotel", selected=saved,
-                         color=RED if saved else (color or (90, 90, 90)))
+    btn = w.icon_button("heart", f"Remove {h.name} from saved" if saved else f"Save {h.name}",
+                        toggle, rid="save_hotel", selected=saved,
+                        color=RED if saved else (color or (90, 90, 90)))
+    if color is None:  # on a list: a light round backdrop, as the heart over a photo has
+        btn.bg, btn.radius = (242, 242, 242), dp(24)
+    return btn
 
 
 def photo(h: Hotel, width: int, height: int) -> View:

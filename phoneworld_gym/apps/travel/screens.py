@@ -83,18 +83,21 @@ def _framed(row: Row) -> Row:
     return row
 
 
-def do_search(ctx: Ctx, city: str, checkin: str, checkout: str, guests: int) -> Handler:
-    """A handler that runs a search: records it, clears the filters, opens the results."""
+def do_search(ctx: Ctx, city: str, checkin: str, checkout: str, guests: int,
+              hotel: int = 0) -> Handler:
+    """A handler that runs a search: records it, clears the filters, opens the results (a
+    property picked as the destination first among its town's)."""
     def h() -> None:
         if not city:
             ctx.toast("Enter your destination to start searching")
             return
-        ctx.store["form"] = {"city": city, "checkin": checkin, "checkout": checkout,
-                             "guests": guests}
+        ctx.store["form"] = {"city": city, "hotel": hotel, "checkin": checkin,
+                             "checkout": checkout, "guests": guests}
         ts.record_search(ctx.store, city, checkin, checkout, guests)
         ctx.store["filters"] = ts.no_filters()
         ctx.store["sort"] = ts.SORTS[0]
-        ctx.push("results", city=city, checkin=checkin, checkout=checkout, guests=guests)
+        ctx.push("results", city=city, checkin=checkin, checkout=checkout, guests=guests,
+                 pin=hotel)
     return h
 
 
@@ -103,16 +106,19 @@ def search_tab(ctx: Ctx) -> View:
     th = ctx.theme
     f = ctx.store["form"]
     n = ts.nights(f["checkin"], f["checkout"])
+    pinned = ts.cat(ctx.store).hotel(int(f.get("hotel", 0)))
     box = Column([
-        _form_row("search", f["city"], "Enter your destination", ctx.go("destination"),
-                  "destination", "Destination"),
+        _form_row("search", pinned.name if pinned is not None else f["city"],
+                  "Enter your destination", ctx.go("destination"), "destination",
+                  "Destination"),
         _form_row("calendar", f"{stay_label(f['checkin'], f['checkout'])} ({nights_label(n)})",
                   "", ctx.show_dialog("checkin"), "dates", "Dates"),
         _form_row("user", f"{guests_label(f['guests'])} · 1 room", "",
                   ctx.show_dialog("guests"), "guests", "Guests"),
         Text("Search", size=16, weight="medium", color=WHITE, bg=th.primary, align="center",
              height=dp(48), padding=(0, dp(14), 0, 0), radius=dp(4),
-             on_click=do_search(ctx, f["city"], f["checkin"], f["checkout"], f["guests"]),
+             on_click=do_search(ctx, f["city"], f["checkin"], f["checkout"], f["guests"],
+                                int(f.get("hotel", 0))),
              rid="search_button", cls="android.widget.Button"),
     ], gap=dp(4), bg=YELLOW, padding=(dp(4), dp(4), dp(4), dp(4)), radius=dp(8))
     rows: list[View] = [
@@ -147,9 +153,9 @@ def date_dialog(ctx: Ctx) -> View:
     now = today(ctx)
     stage = ctx.dialog
     checkin = str(ctx.state.get("ci", f["checkin"]))
+    # as a range picker does: check-out starts on the night after the chosen check-in
     default = (dt.date.fromisoformat(checkin) + dt.timedelta(days=1)).isoformat() \
-        if stage == "checkout" and f["checkout"] <= checkin else \
-        (f["checkin"] if stage == "checkin" else f["checkout"])
+        if stage == "checkout" else f["checkin"]
     picked = dt.date.fromisoformat(str(ctx.state.get("pick", default)))
     py, pm = ctx.state.get("pick_ym", (picked.year, picked.month))
 
@@ -308,10 +314,11 @@ def trips_tab(ctx: Ctx) -> View:
 
 
 # -- destination -------------------------------------------------------------------------------
-def suggestion(label: str, on_click: Handler, th: w.Theme) -> Row:
-    """A destination suggestion (a pin and "City, ST"), as the system's suggestion rows are
-    dumped, with a hairline frame so a row cut by the list's edge never shows blank."""
-    return Row([Icon("location_dot", size=18, box=24, color=th.on_surface_variant,
+def suggestion(label: str, on_click: Handler, th: w.Theme, glyph: str = "location_dot") -> Row:
+    """A destination suggestion (a pin and "City, ST", or a property and its town), as the
+    system's suggestion rows are dumped, with a hairline frame so a row cut by the list's
+    edge never shows blank."""
+    return Row([Icon(glyph, size=18, box=24, color=th.on_surface_variant,
                      in_dump=False),
                 Text(label, size=16, color=th.on_surface, max_lines=1, flex=1, in_dump=False)],
                gap=dp(20), height=dp(56), padding=(dp(24), 0, dp(24), 0), on_click=on_click,
@@ -320,27 +327,32 @@ def suggestion(label: str, on_click: Handler, th: w.Theme) -> Row:
 
 
 def destination(ctx: Ctx) -> View | Page:
-    """Type a destination; the cities with stays that match show as suggestions (all of
-    them, as "Popular destinations", before anything is typed)."""
+    """Type a destination or a property's name; the towns with stays that match show as
+    suggestions (all of them, as "Popular destinations", before anything is typed), then
+    the matching properties (from three letters on)."""
     th = ctx.theme
     q, on_q = ctx.field("q")
     c = ts.cat(ctx.store)
     states = {h.city: h.state for h in c.hotels}
-    cities = [x for x in c.cities() if q.strip().lower() in x.lower()]
+    needle = q.strip().lower()
+    cities = [x for x in c.cities() if needle in x.lower()]
+    props = [h for h in c.hotels if len(needle) >= 3 and needle in h.name.lower()]
 
-    def choose(city: str) -> Handler:
+    def choose(city: str, hotel: int = 0) -> Handler:
         def h() -> None:
-            ctx.store["form"] = {**ctx.store["form"], "city": city}
+            ctx.store["form"] = {**ctx.store["form"], "city": city, "hotel": hotel}
             ctx.pop()
         return h
 
-    field = w.text_field("q", q, on_text=on_q, hint="Enter your destination",
+    field = w.text_field("q", q, on_text=on_q, hint="Destination or property name",
                          rid="destination_input", outlined=False, flex=1)
     rows: list[View] = []
-    if cities:
+    if cities or props:
         if not q.strip():
             rows.append(w.section("Popular destinations", theme=th))
         rows += [suggestion(f"{x}, {states[x]}", choose(x), th) for x in cities]
+        rows += [suggestion(f"{h.name}, {h.city}", choose(h.city, h.id), th, "hotel")
+                 for h in props]
     else:
         rows.append(Text(f'We couldn\'t find "{q.strip()}". Check the spelling or try '
                          "another destination.", size=15, color=th.on_surface_variant,
@@ -372,7 +384,10 @@ def hotel_card(ctx: Ctx, h: Hotel, checkin: str, checkout: str, guests: int) -> 
         info.append(perk("Free cancellation", "free_cancellation"))
     if h.breakfast:
         info.append(perk("Breakfast included", "breakfast", "mug_hot"))
-    if price is None:
+    if not ts.fits(h, guests):
+        info.append(Text(f"No rooms for {guests_label(guests)}", size=14, weight="medium",
+                         color=RED, rid="sold_out"))
+    elif price is None:
         info.append(Text("Sold out on your dates", size=14, weight="medium", color=RED,
                          rid="sold_out"))
     else:
@@ -400,6 +415,8 @@ def results(ctx: Ctx) -> View | Page:
     checkin, checkout = str(ctx.args["checkin"]), str(ctx.args["checkout"])
     guests = int(ctx.args["guests"])
     hotels = ts.results(ctx.store, city, checkin, checkout, guests)
+    pin = int(ctx.args.get("pin", 0))
+    hotels = [h for h in hotels if h.id == pin] + [h for h in hotels if h.id != pin]
     summary = Row([
         w.icon_button("back", "Navigate up", ctx.pop, color=(26, 26, 26)),
         Column([Text(city, size=16, weight="bold", color=(26, 26, 26), max_lines=1,
@@ -422,7 +439,7 @@ def results(ctx: Ctx) -> View | Page:
                   color=th.primary, in_dump=False)],
             gap=dp(6), flex=1, height=dp(48), padding=(dp(40), 0, 0, 0),
             on_click=ctx.go("filters", city=city, checkin=checkin, checkout=checkout,
-                            guests=guests),
+                            guests=guests, pin=pin),
             text=f"Filter ({nf})" if nf else "Filter", rid="filter_button",
             cls="android.widget.Button"),
     ], bg=th.surface, border=th.outline_variant, border_width=2)

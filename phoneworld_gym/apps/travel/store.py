@@ -1,15 +1,15 @@
 """Travel data: the owner's hotel bookings and saved hotels, the search form and recent
 searches, over the static hotel catalogue (:mod:`phoneworld_gym.apps.travel.catalogue`).
 
-The store is ``{"catalogue": variant, "guest": {name, email}, "form": {city, checkin,
-checkout, guests}, "filters": {...}, "sort": str, "bookings": [...], "saved": [hotel ids],
+The store is ``{"catalogue": variant, "guest": {name, email}, "form": {city, hotel,
+checkin, checkout, guests}, "filters": {...}, "sort": str, "bookings": [...], "saved": [hotel ids],
 "searches": [...], "next_id": int}``. A booking is ``{id, hotel_id, room_id, checkin,
 checkout, guests, guest_name, total, status, confirmation}`` with ``status`` "confirmed" or
 "cancelled"; it is upcoming while its check-out is after today, past otherwise.
 
 Tables (PhoneWorld-only: a real phone's booking app keeps its data private):
-``travel/hotels`` and ``travel/rooms`` (static), ``travel/bookings``, ``travel/saved`` and
-``travel/searches`` (a byproduct: looking, not doing).
+``travel/hotels``, ``travel/rooms`` and ``travel/account`` (static), ``travel/bookings``,
+``travel/saved`` and ``travel/searches`` (a byproduct: looking, not doing).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def nights(checkin: str, checkout: str) -> int:
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """The owner's travel: one or two past stays, one or two upcoming, sometimes a cancelled
     one, two or three saved hotels (never in the owner's home town) and a few recent
-    searches; the form starts on the newest search."""
+    searches; the form starts empty (:func:`new_form`)."""
     variant = int(rng.integers(1, 2**31 - 1))
     shop = catalogue(variant)
     home = life.owner.home.city if life.owner.home is not None else ""
@@ -61,7 +61,12 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                           "filters": no_filters(), "sort": SORTS[0], "bookings": [],
                           "saved": [], "searches": [], "next_id": 1,
                           "next_confirmation": int(rng.integers(3_100_000, 3_900_000))}
-    picks = [away[int(i)] for i in rng.choice(len(away), size=6, replace=False)]
+    picks: list[Hotel] = []  # six hotels in six different towns
+    for i in rng.permutation(len(away)):
+        if all(p.city != away[int(i)].city for p in picks):
+            picks.append(away[int(i)])
+        if len(picks) == 6:
+            break
     plans = [(-int(rng.integers(40, 120)), "confirmed"), (int(rng.integers(6, 20)), "confirmed")]
     if rng.random() < 0.6:
         plans.append((-int(rng.integers(8, 30)), "confirmed"))
@@ -84,9 +89,14 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
         ci = TODAY + dt.timedelta(days=int(rng.integers(3, 40)))
         co = ci + dt.timedelta(days=int(rng.integers(1, 4)))
         record_search(st, h.city, ci.isoformat(), co.isoformat(), int(rng.integers(1, 4)))
-    last = st["searches"][0]
-    st["form"] = {k: last[k] for k in ("city", "checkin", "checkout", "guests")}
+    st["form"] = new_form()
     return st
+
+
+def new_form() -> dict[str, Any]:
+    """The search form as the app opens: no destination, tonight only, two adults."""
+    return {"city": "", "hotel": 0, "checkin": TODAY.isoformat(),
+            "checkout": (TODAY + dt.timedelta(days=1)).isoformat(), "guests": 2}
 
 
 def record_search(st: dict[str, Any], city: str, checkin: str, checkout: str,
@@ -114,13 +124,12 @@ def from_price(h: Hotel, checkin: str, checkout: str, guests: int) -> int | None
 
 def results(st: dict[str, Any], city: str, checkin: str, checkout: str,
             guests: int) -> list[Hotel]:
-    """The hotels of a search after the store's filters, in its sort order (sold-out ones
-    last; a price filter leaves them out)."""
+    """The hotels of a search after the store's filters, in its sort order (those sold out
+    for the stay, or without a room for that many guests, last; a price filter leaves them
+    out)."""
     f = st["filters"]
     out = []
     for h in cat(st).in_city(city):
-        if not fits(h, guests):
-            continue
         price = from_price(h, checkin, checkout, guests)
         if f["price"]:
             lo, hi = PRICE_BUCKETS[f["price"]]
@@ -237,6 +246,12 @@ def saved_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
         h = c.hotel(hid)
         out.append({"_id": hid, "hotel": h.name if h else "", "city": h.city if h else ""})
     return out
+
+
+def account_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """The static ``travel/account`` table: the signed-in traveller (the booking form's
+    default guest)."""
+    return [{"_id": 1, "name": st["guest"]["name"], "email": st["guest"]["email"]}]
 
 
 def search_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
