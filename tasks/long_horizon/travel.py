@@ -26,7 +26,7 @@ from phoneworld_gym.tasks.messages.common import (
 )
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
-    book_room,
+    book_cheapest_here,
     by_id,
     cheapest,
     choice,
@@ -50,24 +50,6 @@ def _event(title: str, day: str, address: str) -> dict[str, Any]:
     return {"title": same_text(title), "dtstart": epoch_ms(start),
             "dtend": epoch_ms(start + dt.timedelta(hours=1)),
             "eventLocation": same_text(address)}
-
-
-def _hotel_named(device: Device, name: str) -> Row:
-    h = next((h for h in device.probe.query("travel/hotels") if h["name"] == name), None)
-    if h is None:
-        raise OracleError(f"no hotel {name!r}")
-    return h
-
-
-def _book_cheapest_on_screen(device: Device, checkin: str, checkout: str,
-                             guests: int) -> Iterator[Action]:
-    """On a hotel's page: book its cheapest room free for the stay."""
-    h = _hotel_named(device, text_of(device, rid="hotel_title") or "")
-    room = cheapest(device.probe.query("travel/rooms"), int(h["_id"]), checkin, checkout,
-                    guests)
-    if room is None:
-        raise OracleError(f"{h['name']} has no free room")
-    yield from book_room(device, str(room["name"]))
 
 
 @register_task
@@ -149,7 +131,7 @@ class LongHorizonHotelTrip(Task):
         yield tap(device, rid="sort_button")
         yield tap(device, text="Price (lowest first)", rid="sheet_item_title")
         yield tap(device, rid="hotel_card")
-        yield from _book_cheapest_on_screen(device, p["checkin"], p["checkout"], p["guests"])
+        yield from book_cheapest_here(device, p["checkin"], p["checkout"], p["guests"])
         address = text_of(device, rid="hotel_address") or ""
         if not address:
             raise OracleError("the booking shows no address")
@@ -247,7 +229,7 @@ class LongHorizonVisitFromText(Task):
             raise OracleError("the visit text is not the newest message")
         yield from find_hotel(device, p["city"], p["hotel"], p["checkin"], p["checkout"],
                               guests)
-        yield from _book_cheapest_on_screen(device, p["checkin"], p["checkout"], guests)
+        yield from book_cheapest_here(device, p["checkin"], p["checkout"], guests)
         address = text_of(device, rid="hotel_address") or ""
         number = (text_of(device, rid="booking_confirmation") or "").rpartition(" ")[2]
         if not address or not number:

@@ -1,5 +1,6 @@
-"""Travel tasks that change bookings and favourites: book a given room for given dates,
-cancel an upcoming booking, save a hotel."""
+"""Travel tasks that change bookings and favourites: book a given room for given dates, book
+the cheapest stay with free cancellation and breakfast, cancel an upcoming booking, save a
+hotel."""
 
 from __future__ import annotations
 
@@ -10,18 +11,21 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
+    book_cheapest_here,
     book_room,
     by_id,
+    cheapest,
     choice,
     day_words,
     find_hotel,
     is_free,
     open_booking,
+    search,
     to_main,
     upcoming,
 )
@@ -193,3 +197,91 @@ class TravelSave(Task):
         yield from self._save(device, other)
         yield Action("status", goal_status="complete")
 
+
+
+def perks_cheapest(hotels: list[Row], rooms: list[Row], city: str, checkin: str,
+                   checkout: str, guests: int) -> list[tuple[int, int, int]]:
+    """(price per night, hotel id, room id) of the town's hotels with free cancellation and
+    breakfast, each at its cheapest free room, cheapest first."""
+    out = []
+    for h in hotels:
+        if h["city"] == city and h["free_cancellation"] and h["breakfast"]:
+            r = cheapest(rooms, int(h["_id"]), checkin, checkout, guests)
+            if r is not None:
+                out.append((int(r["price"]), int(h["_id"]), int(r["_id"])))
+    return sorted(out)
+
+
+@register_task
+class TravelBookWithPerks(Task):
+    """Book the cheapest stay in a town among hotels with free cancellation and breakfast
+    included (their cheapest free room): exactly one confirmed booking of that room, those
+    nights and that many guests is added."""
+
+    id = "TravelBookWithPerks"
+    apps = ("travel",)
+    difficulty = "hard"
+    tags = ("search", "date-picker", "filter", "switch", "sort")
+    optimal_steps = 24
+    may_change = ("travel/bookings",)
+    params_schema = {"city": str, "checkin": str, "checkout": str, "guests": int, "who": str,
+                     "arrive": str, "leave": str}
+    template = ("Book the cheapest hotel room in {city} that has free cancellation and "
+                "breakfast included, for {who} from {arrive} to {leave}.")
+    paraphrases = {
+        "train": ("In {city}, {arrive} to {leave}, {who}: reserve the lowest-priced room at a "
+                  "hotel offering both breakfast and free cancellation.",),
+        "test": ("I want breakfast included and the option to cancel for free. Book the "
+                 "cheapest such room in {city} for {who}, checking in {arrive} and leaving "
+                 "{leave}.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        hotels, rooms = probe.query("travel/hotels"), probe.query("travel/rooms")
+        cities = sorted({h["city"] for h in hotels})
+        for _ in range(200):
+            city = choice(rng, cities)
+            ci = TODAY + dt.timedelta(days=int(rng.integers(2, 12)))  # stays in March
+            co = ci + dt.timedelta(days=int(rng.integers(2, 4)))
+            guests = int(rng.integers(1, 3))
+            ranked = perks_cheapest(hotels, rooms, city, ci.isoformat(), co.isoformat(),
+                                    guests)
+            if ranked and (len(ranked) == 1 or ranked[0][0] < ranked[1][0]):
+                return {"city": city, "checkin": ci.isoformat(), "checkout": co.isoformat(),
+                        "guests": guests, "who": adults(guests),
+                        "arrive": day_words(ci.isoformat()),
+                        "leave": day_words(co.isoformat())}
+        raise RuntimeError("no town has a single cheapest stay with both perks")
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        ranked = perks_cheapest(device.probe.query("travel/hotels"),
+                                device.probe.query("travel/rooms"), p["city"], p["checkin"],
+                                p["checkout"], p["guests"])
+        _, hotel_id, room_id = ranked[0]
+        return self.expect(added("travel/bookings", {
+            "hotel_id": hotel_id, "room_id": room_id, "checkin": p["checkin"],
+            "checkout": p["checkout"], "guests": p["guests"], "status": "confirmed"}))
+
+    def _book(self, device: Device, checkout: str) -> Iterator[Action]:
+        p = self.params
+        yield from search(device, p["city"], p["checkin"], checkout, p["guests"])
+        yield tap(device, rid="filter_button")
+        yield tap(device, text="Free cancellation", rid="title")
+        yield tap(device, text="Breakfast included", rid="title")
+        yield tap(device, rid="show_results")
+        yield tap(device, rid="sort_button")
+        yield tap(device, text="Price (lowest first)", rid="sheet_item_title")
+        yield tap(device, rid="hotel_card")
+        yield from book_cheapest_here(device, p["checkin"], checkout, p["guests"])
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._book(device, self.params["checkout"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The right room, one night short."""
+        short = dt.date.fromisoformat(self.params["checkout"]) - dt.timedelta(days=1)
+        yield from self._book(device, short.isoformat())
+        yield Action("status", goal_status="complete")

@@ -196,3 +196,16 @@ def open_booking(device: Device, hotel: str, tab: str = "Upcoming") -> Iterator[
     yield from select(device, tab, f"tab_{tab.lower()}")
     yield from scroll_to(device, desc=hotel, contains=True, rid="trip_card")
     yield tap(device, desc=hotel, contains=True, rid="trip_card")
+
+
+def book_cheapest_here(device: Device, checkin: str, checkout: str,
+                       guests: int) -> Iterator[Action]:
+    """On a hotel's page: book its cheapest room free for the stay (read from the static
+    rooms table, as a person compares the prices listed)."""
+    name = text_of(device, rid="hotel_title") or ""
+    h = next((h for h in device.probe.query("travel/hotels") if h["name"] == name), None)
+    room = None if h is None else cheapest(device.probe.query("travel/rooms"), int(h["_id"]),
+                                           checkin, checkout, guests)
+    if room is None:
+        raise OracleError(f"no free room at {name!r}")
+    yield from book_room(device, str(room["name"]))

@@ -1,6 +1,7 @@
 """Travel tasks that read or that cannot be done: the cheapest 4-star hotel for a stay, the
-total of a booking, and two infeasible ones (a room sold out on the asked nights; a town the
-app has no stays in). Answers come from the start state's tables; nothing may change."""
+total of a booking, a past stay's check-out date, and two infeasible ones (a room sold out
+on the asked nights; a town the app has no stays in). Answers come from the start state's
+tables; nothing may change."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
+from phoneworld_gym.matchers import DateMatch, Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.travel.common import (
@@ -249,3 +250,48 @@ class TravelUnservedCity(Task):
         if find(device, rid="no_destination") is None:
             raise OracleError(f"{self.params['city']} has stays after all")
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class TravelLastCheckout(Task):
+    """Read the check-out date of a past stay (Bookings, Past tab)."""
+
+    id = "TravelLastCheckout"
+    apps = ("travel",)
+    category = "information-retrieval"
+    difficulty = "easy"
+    tags = ("tabs",)
+    optimal_steps = 5
+    answer_matcher = DateMatch()
+    params_schema = {"hotel": str, "id": int}
+    template = "On what date did I check out of {hotel}?"
+    paraphrases = {
+        "train": ("When did my past stay at {hotel} end?",
+                  "Check my travel app: which day did I leave {hotel}?"),
+        "test": ("I stayed at {hotel} a while ago. Tell me the check-out date of that trip.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        rows = [b for b in probe.query("travel/bookings") if b["status"] == "confirmed"
+                and dt.date.fromisoformat(b["checkout"]) <= TODAY]
+        names = [b["hotel"] for b in rows]
+        b = choice(rng, [b for b in rows if names.count(b["hotel"]) == 1])
+        return {"hotel": b["hotel"], "id": int(b["_id"])}
+
+    def expected_answer(self, device: Device) -> Any:
+        b = by_id(self.before("travel/bookings"))[self.params["id"]]
+        return dt.date.fromisoformat(b["checkout"])
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from open_booking(device, self.params["hotel"], tab="Past")
+        day = text_of(device, rid="booking_checkout")
+        if not day:
+            raise OracleError("the booking shows no check-out")
+        yield Action("answer", text=day)
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The check-in date instead."""
+        b = by_id(self.before("travel/bookings"))[self.params["id"]]
+        d = dt.date.fromisoformat(b["checkin"])
+        yield Action("answer", text=f"{d.strftime('%B')} {d.day}, {d.year}")
