@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.app import App, register_app
-from phoneworld_gym.apps.bank import screens, store
+from phoneworld_gym.apps.bank import screens, screens_pay, store
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -33,8 +33,9 @@ class BankApp(App):
     main_screen = "home"
     screens = {"home": screens.home, "account": screens.account_screen,
                "activity": screens.activity, "transaction": screens.transaction,
-               "pay": screens.pay, "send": screens.send, "send_form": screens.send_form,
-               "transfer": screens.transfer, "review": screens.review, "done": screens.done,
+               "pay": screens_pay.pay, "send": screens_pay.send,
+               "send_form": screens_pay.send_form, "transfer": screens_pay.transfer,
+               "review": screens_pay.review, "done": screens_pay.done,
                "cards": screens.cards, "card": screens.card_screen}
     providers = {"bank/accounts": store.account_rows,
                  "bank/transactions": store.transaction_rows, "bank/cards": store.card_rows,
