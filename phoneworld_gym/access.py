@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -58,7 +58,7 @@ class TaskProbe:
         names = self._probe.tables()
         return [t for t in names if is_common(t)] if self._uses.common_only else names
 
-    def snapshot(self) -> dict[str, list[Row]]:
+    def snapshot(self) -> Mapping[str, list[Row]]:
         if self._uses.common_only:
             return {t: self._probe.query(t) for t in self.tables()}
         return self._probe.snapshot()

@@ -22,6 +22,7 @@ probes runs on a real phone; :mod:`phoneworld_gym.access` works that out from wh
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -93,7 +94,7 @@ class Probe(Protocol):
         """Every table this device serves, whose rows together are the phone's state."""
         ...
 
-    def snapshot(self) -> dict[str, list[Row]]:
+    def snapshot(self) -> Mapping[str, list[Row]]:
         """Every table's rows: the whole phone, for the start state and damage checks."""
         ...
 

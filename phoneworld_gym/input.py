@@ -42,10 +42,10 @@ class InputDispatcher:
         err = self.HANDLERS[action.action_type](self, action)
         if before is not None:  # a network screen shown before this action has loaded
             realism.settle(self.world, before)
-            d.invalidate()
+            d.touched()
         if err:
             return err
-        d.invalidate()
+        d.touched()
         w = self.world
         # focus does not outlive its field (the screen changed under it)
         if w.focus is not None and self.focused_field() is None:
@@ -56,7 +56,7 @@ class InputDispatcher:
             w.toast["ttl"] -= 1
             if w.toast["ttl"] <= 0:
                 w.toast = None
-        d.invalidate()
+        d.touched()
         return ""
 
     # -- targets ---------------------------------------------------------------------------
@@ -90,7 +90,7 @@ class InputDispatcher:
             return p
         err = self.tap(*p)
         if not err:
-            self._device.invalidate()
+            self._device.touched()
             self.tap(*p)  # the first tap landed; a second that hits nothing is no error
         return err
 
@@ -107,7 +107,7 @@ class InputDispatcher:
             if not isinstance(hit, TextField):
                 return f"the element at {p} is not a text field"
             self.focus(hit.key)
-            self._device.invalidate()
+            self._device.touched()
         f = self.focused_field()
         if f is None:
             return "no text field has focus; tap one first or give its index"
@@ -115,7 +115,7 @@ class InputDispatcher:
         f.on_text(a.text if a.clear_text else f.text + a.text)
         # the submit handler comes from a frame built after typing: its closure (a draft
         # read when the screen was built) holds the text just typed
-        self._device.invalidate()
+        self._device.touched()
         self.submit()
         return ""
 
@@ -126,7 +126,7 @@ class InputDispatcher:
         if f is None:
             return "no text field has focus"
         f.on_text(text if replace else f.text + text)
-        self._device.invalidate()
+        self._device.touched()
         return ""
 
     def _keyboard_enter(self, a: Action) -> str:

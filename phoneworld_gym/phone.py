@@ -9,14 +9,16 @@ holds the world and the system's navigation verbs.
 
 What is cached, and why it is never stale:
 
-- **The frame.** :meth:`PhoneWorldDevice.invalidate` (called after anything that may have
-  changed the world) only marks the frame as doubtful. The next read compares a fingerprint
-  of the world with the one the frame was built from: the world's content (a ``marshal``
-  dump) and the identity of every dict and list in it (handlers close over those objects, so
-  a frame built from an equal but different dict would write into the wrong one). The frame
-  is rebuilt only when either differs; the check costs a few tens of microseconds, a build
-  about a millisecond. :meth:`~PhoneWorldDevice.reset` and :meth:`~PhoneWorldDevice.restore`
-  drop the frame outright.
+- **The frame.** After an action, :meth:`PhoneWorldDevice.touched` only marks the frame as
+  doubtful. The next read compares a fingerprint of what an action can change with the one
+  the frame was built from: the world's fields other than the app stores, plus the stores of
+  the foreground app and the mini-apps it hosts (apps never write another app's store), as
+  content (a ``marshal`` dump) and as the identity of every dict and list in them (handlers
+  close over those objects, so a frame built from an equal but different dict would write
+  into the wrong one). The frame is rebuilt only when either differs, and the fingerprint
+  the check computed serves the new frame. Anything else that changes the world (the write
+  verbs, fixtures, adb commands) calls :meth:`PhoneWorldDevice.invalidate`, which drops the
+  frame; so do :meth:`~PhoneWorldDevice.reset` and :meth:`~PhoneWorldDevice.restore`.
 - **The pixels.** A :class:`~phoneworld_gym.ui.render.FrameRenderer` repaints only what
   changed since the last screenshot; :meth:`~PhoneWorldDevice.screenshot` returns a
   read-only array that is never written again (see the renderer for the ownership rule).
@@ -61,6 +63,11 @@ def clear_start_worlds() -> None:
     """Forget the start worlds kept for :meth:`PhoneWorldDevice.reset` (needed only when an
     app's generator changes while the process runs)."""
     _START_WORLDS.clear()
+
+
+#: a frame's fingerprint: the world object, the scope (apps whose stores are included), the
+#: content and the container identities
+_Key = tuple[World, tuple[str, ...], bytes, list[int]]
 
 
 def _container_ids(values: Sequence[Any]) -> list[int]:
@@ -119,9 +126,10 @@ class PhoneWorldDevice(SimWriteVerbs):
         self.screenshot_size = (int(w), int(h))
         self.world = World()
         self._screen: Screen | None = None
-        #: (world, content, container ids) the frame was built from
-        self._screen_key: tuple[World, bytes, list[int]] | None = None
+        #: (world, scope, content, container ids) the frame was built from
+        self._screen_key: _Key | None = None
         self._doubtful = False
+        self._stale = False
         self._pixels: np.ndarray | None = None
         self._renderer = FrameRenderer(self.screenshot_size)
         self.compositor = Compositor(self)
@@ -178,8 +186,14 @@ class PhoneWorldDevice(SimWriteVerbs):
         self._drop_frame()
 
     def invalidate(self) -> None:
-        """Something may have changed the world: the next observation checks the world's
-        fingerprint and rebuilds the frame if it differs (see the module docstring)."""
+        """Something may have changed anything in the world (a device verb, an adb command, a
+        profile's own screen): the frame is rebuilt on the next read."""
+        self._stale = True
+
+    def touched(self) -> None:
+        """An action ran on the current frame: the next read checks the fingerprint of what
+        an action can change and rebuilds the frame only if it differs (see the module
+        docstring)."""
         self._doubtful = True
 
     def _drop_frame(self) -> None:
@@ -188,42 +202,64 @@ class PhoneWorldDevice(SimWriteVerbs):
         self._screen_key = None
         self._pixels = None
         self._doubtful = False
+        self._stale = False
 
-    def _world_key(self) -> tuple[World, bytes, list[int]] | None:
-        """The fingerprint of the world (None when it holds something marshal cannot dump)."""
+    def _scope(self) -> tuple[str, ...]:
+        """The apps whose stores an action on the current frame can change: the foreground
+        app and the mini-apps it hosts (they live on its back stack). Apps never write another
+        app's store; only the device's verbs do, and they call :meth:`invalidate`."""
+        fg = self.world.foreground
+        return (fg, *(n for n, a in self.apps.items() if a.host == fg))
+
+    def _fingerprint(self, scope: tuple[str, ...]) -> tuple[bytes, list[int]] | None:
+        """The world's fields other than the stores, plus the stores of ``scope``: their
+        content (a marshal dump) and the identity of every container in them; None when they
+        hold something marshal cannot dump."""
         w = self.world
-        values = [getattr(w, name) for name in _WORLD_FIELDS]
+        stores = w.stores
+        values = [getattr(w, name) for name in _SMALL_FIELDS]
+        values += [stores.get(name) for name in scope]
         try:
             content = marshal.dumps(values, 2)
         except (ValueError, TypeError, RecursionError):
             return None
-        return (w, content, _container_ids(values))
+        return content, _container_ids(values)
 
-    def _frame_is_current(self) -> bool:
+    def _world_key(self) -> _Key | None:
+        scope = self._scope()
+        fp = self._fingerprint(scope)
+        return None if fp is None else (self.world, scope, *fp)
+
+    def _check_frame(self) -> tuple[bool, _Key | None]:
+        """Whether the frame still shows the world after actions (see :meth:`touched`), and
+        when it does not, the new fingerprint if the frame built next has the same scope."""
         key = self._screen_key
         if key is None or key[0] is not self.world:
-            return False
-        w = self.world
-        values = [getattr(w, name) for name in _WORLD_FIELDS]
-        try:
-            if marshal.dumps(values, 2) != key[1]:
-                return False
-        except (ValueError, TypeError, RecursionError):
-            return False
-        return _container_ids(values) == key[2]
+            return False, None
+        fp = self._fingerprint(key[1])
+        if fp is None:
+            return False, None
+        if fp[0] == key[2] and fp[1] == key[3]:
+            return True, None
+        return False, ((self.world, key[1], *fp) if self._scope() == key[1] else None)
 
     # -- observations --------------------------------------------------------------------
     @property
     def screen(self) -> Screen:
         """The current frame, built and laid out on demand."""
-        if self._doubtful:
+        next_key: _Key | None = None
+        if self._stale:
+            self._drop_frame()
+        elif self._doubtful:
             self._doubtful = False
-            if self._screen is not None and not self._frame_is_current():
-                self._screen = None
-                self._pixels = None
+            if self._screen is not None:
+                current, next_key = self._check_frame()
+                if not current:
+                    self._screen = None
+                    self._pixels = None
         if self._screen is None:
-            self._screen = self.compositor.build()
-            self._screen_key = self._world_key()
+            self._screen = self.compositor.build()  # read-only: the world is not changed
+            self._screen_key = next_key if next_key is not None else self._world_key()
             self._pixels = None
         return self._screen
 
@@ -233,7 +269,8 @@ class PhoneWorldDevice(SimWriteVerbs):
         passed on without a copy; copy it to change it."""
         root = self.screen.root
         if self._pixels is None:
-            self._pixels = self._renderer.frame(root)
+            night = self.world.settings.get("secure", {}).get("ui_night_mode") == "2"
+            self._pixels = self._renderer.frame(root, night=night)  # Settings > Dark theme
         return self._pixels
 
     def a11y_xml(self) -> str:
@@ -346,3 +383,5 @@ class PhoneWorldDevice(SimWriteVerbs):
 
 
 _WORLD_FIELDS: tuple[str, ...] = tuple(World().field_values())
+#: the fields fingerprinted whole after an action (the stores only for the apps in scope)
+_SMALL_FIELDS: tuple[str, ...] = tuple(n for n in _WORLD_FIELDS if n != "stores")

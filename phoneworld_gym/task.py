@@ -90,7 +90,7 @@ class Task:
     def __init__(self, params: dict[str, Any], template: str | None = None):
         self.params = dict(params)
         #: every table at the start (after setup), as the probe read it
-        self.baseline: dict[str, list[Row]] = {}
+        self.baseline: Mapping[str, list[Row]] = {}
         #: the difference at the last verify, and why it failed ("" when it did not)
         self.diff: Diff | None = None
         self.failure = ""

@@ -146,7 +146,9 @@ class Diff:
 
     def changed_tables(self) -> list[str]:
         names = sorted(set(self.before) | set(self.after))
-        return [n for n in names if not self.table(n).empty]
+        same = getattr(self.before, "same", None)  # a PhoneWorld snapshot knows cheaply
+        return [n for n in names
+                if not (same is not None and same(self.after, n)) and not self.table(n).empty]
 
     def unchanged_except(self, allowed: Iterable[str] = ()) -> str | None:
         """Why the phone changed outside ``allowed`` tables, or None when it did not. A name

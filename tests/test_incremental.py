@@ -39,7 +39,10 @@ def full_paint(device: PhoneWorldDevice) -> np.ndarray:
     drawn by a full paint."""
     fresh = PhoneWorldDevice(screenshot_size=device.screenshot_size)
     fresh.restore(device.snapshot())
-    frame = R.render_array(fresh.screen.root, fresh.screenshot_size)
+    dl = R.display_list(fresh.screen.root, fresh.screenshot_size)
+    if fresh.world.settings["secure"].get("ui_night_mode") == "2":  # Settings > Dark theme
+        dl = R.night_list(dl)
+    frame = R.paint(dl)
     assert fresh.a11y_xml() == device.a11y_xml(), "the cached frame is not the world's frame"
     return frame
 
@@ -300,18 +303,55 @@ def test_an_unchanged_world_reuses_its_frame_and_a_replaced_dict_does_not() -> N
     device.reset(0)
     device.execute(Action("open_app", app_name="Contacts"))
     screen, shot = device.screen, device.screenshot()
-    device.invalidate()
+    device.touched()
     assert device.screen is screen and device.screenshot() is shot  # nothing changed
     # an equal but different dict: handlers of the old frame would write into the old one
     stack = device.world.stacks["contacts"]
     stack[-1] = copy.deepcopy(stack[-1])
-    device.invalidate()
+    device.touched()
     rebuilt = device.screen
     assert rebuilt is not screen
     device.world.toast = {"text": "hello", "ttl": 2}
-    device.invalidate()
+    device.touched()
     assert device.screen is not rebuilt and "hello" not in device.a11y_xml()
     check_frame(device, device.screenshot(), "toast")
+    # the foreground app's store is in the fingerprint
+    again = device.screen
+    device.world.stores["contacts"]["contacts"][0]["first"] = "Aaabel"
+    device.touched()
+    assert device.screen is not again and "Aaabel" in device.a11y_xml()
+    # invalidate() (what the device verbs call) always rebuilds
+    same = device.screen
+    device.invalidate()
+    assert device.screen is not same
+
+
+def test_a_mini_apps_store_is_in_its_hosts_fingerprint() -> None:
+    """A mini-app lives on its host's back stack, so with the host in front an action may
+    change either store: both are fingerprinted."""
+    device = PhoneWorldDevice()
+    device.reset(0)
+    device.execute(Action("open_app", app_name="Chat"))
+    hosted = {n for n, a in device.apps.items() if a.host == "chat"}
+    assert hosted and set(device._scope()) == {"chat", *hosted}
+    screen = device.screen
+    device.world.stores[sorted(hosted)[0]]["_probe"] = 1
+    device.touched()
+    assert device.screen is not screen
+
+
+def test_a_device_verb_on_a_background_app_shows_in_the_foreground_frame() -> None:
+    """Messages in front shows contacts' names from Contacts' store; a contact inserted
+    through the device's write verb (a store outside the action scope) is on the next frame."""
+    device = PhoneWorldDevice()
+    device.reset(0)
+    number = "+1 415-555-0199"
+    device.insert("sms", {"address": number, "body": "Are we still on for Friday?",
+                          "date": 1773484200000, "type": 1, "read": 0})
+    device.execute(Action("open_app", app_name="Messages"))
+    assert number in device.a11y_xml() and "Quincy" not in device.a11y_xml()
+    device.insert("contacts", {"display_name": "Quincy Newcontact", "number": number})
+    assert "Quincy Newcontact" in device.a11y_xml()
 
 
 def test_reset_from_the_start_world_cache_is_a_fresh_world() -> None:

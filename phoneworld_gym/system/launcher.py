@@ -100,6 +100,7 @@ def drawer(apps: Sequence[AppTile], query: str, on_query: Callable[[str], None],
     body: View
     if shown:
         body = _grid(shown, open_app, ink, "apps_list_view")
+        body.padding = (0, dp(8), 0, dp(24))  # icons clear the scroll's edges
     else:
         body = Text(f"No apps found for \u201c{query.strip()}\u201d", size=16,
                     color=(73, 69, 79), align="center", rid="empty",

@@ -40,6 +40,8 @@ list finds that op without scanning the list.
 from __future__ import annotations
 
 import bisect
+import colorsys
+import functools
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
@@ -337,6 +339,46 @@ def _holes(op: Op) -> list[Rect]:
     if op[0] == RRECT and op[10] is None:
         return _inside(op)
     return []
+
+
+@functools.lru_cache(maxsize=4096)
+def night_color(c: RGB) -> RGB:
+    """A colour under the dark theme, the way Android's force-dark darkens apps that bring no
+    dark theme of their own: lightness is inverted (white surfaces become near-black, dark
+    text near-white) within [0.07, 0.90], hue and saturation kept; saturated mid-tones (brand
+    colours, filled buttons) only lose a little lightness."""
+    h, lum, sat = colorsys.rgb_to_hls(c[0] / 255, c[1] / 255, c[2] / 255)
+    if sat > 0.45 and 0.25 < lum < 0.7:
+        lum2, sat2 = max(0.25, lum - 0.06), sat
+    else:
+        lum2 = 0.07 + (1.0 - lum) * 0.83
+        # tinted light surfaces become near-neutral dark ones; pale text stays a little tinted
+        sat2 = sat * 0.3 if lum2 < 0.35 else sat * 0.6 if lum2 > 0.8 else sat
+    r, g, b = colorsys.hls_to_rgb(h, lum2, sat2)
+    return int(round(r * 255)), int(round(g * 255)), int(round(b * 255))
+
+
+def night_list(dl: DisplayList) -> DisplayList:
+    """``dl`` with every drawn colour through :func:`night_color`; pictures (photos,
+    thumbnails) are left as they are, as the dark theme leaves images alone."""
+    nc = night_color
+    ops: list[Op] = []
+    for op in dl.ops:
+        k = op[0]
+        if k == FILL:
+            op = (*op[:5], nc(op[5]))
+        elif k == TEXT:
+            op = (*op[:8], nc(op[8]))
+        elif k == RRECT:
+            fill, outline = op[10], op[11]
+            op = (*op[:10], None if fill is None else nc(fill),
+                  None if outline is None else nc(outline), op[12])
+        elif k == ELLIPSE:
+            op = (*op[:9], nc(op[9]))
+        elif k == BLEND:
+            op = (*op[:5], nc(op[5]), op[6])
+        ops.append(op)
+    return DisplayList(ops, dl.pictures, dl.size)
 
 
 class DisplayList:
@@ -912,9 +954,11 @@ class FrameRenderer:
         """Forget the previous frame (the next one is painted in full)."""
         self._dl = self._frame = None
 
-    def frame(self, root: View) -> np.ndarray:
-        """The frame of a laid-out tree (see the class docstring for ownership)."""
-        return self.frame_of(display_list(root, self.size, self.background))
+    def frame(self, root: View, *, night: bool = False) -> np.ndarray:
+        """The frame of a laid-out tree (see the class docstring for ownership); ``night``
+        draws it with the system's dark theme (:func:`night_list`)."""
+        dl = display_list(root, self.size, self.background)
+        return self.frame_of(night_list(dl) if night else dl)
 
     def frame_of(self, dl: DisplayList) -> np.ndarray:
         """The frame of a display list of this renderer's size."""
