@@ -213,3 +213,18 @@ def test_the_schedule_fixture_adds_a_ride_the_activity_lists():
     do(d, Action("open_app", app_name="Rides"))
     do(d, tap(d, desc="Activity"))
     assert find(d, desc="Scheduled ride to Work", rid="scheduled_ride") is not None
+
+
+def test_search_picks_the_pickup_then_the_destination_and_says_when_nothing_matches():
+    d = _device(10)
+    dest = landmark(d)
+    do(d, Action("open_app", app_name="Rides"))
+    do(d, tap(d, rid="where_to"))
+    do(d, type_into(d, "zzzz", rid="dropoff_text"))
+    assert text_of(d, rid="no_results") == "No results for \u201czzzz\u201d"
+    do(d, type_into(d, "Work", rid="pickup_text"))
+    do(d, tap(d, text="Work", rid="place_result_title"))
+    assert d.world.stacks["rides"][-1]["screen"] == "search"  # no destination yet
+    do(d, type_into(d, dest, rid="dropoff_text"))
+    do(d, tap(d, text=dest, rid="place_result_title"))
+    assert (text_of(d, rid="pickup_name"), text_of(d, rid="dropoff_name")) == ("Work", dest)
