@@ -1,8 +1,10 @@
 """Music: a Spotify-like streaming app in the dark (Home, Search, Your Library; albums,
 artists, playlists with rename, reorder and delete, Liked Songs, the queue and Now playing
 with a seek bar, shuffle and repeat). Some songs of the catalogue are not available in the
-owner's region: they are greyed and will not play. Its tables are PhoneWorld-only (see
-:mod:`.store`); the catalogue tables are static and recent searches a byproduct."""
+owner's region: they are greyed and will not play. Its tables (``music/playlists``,
+``music/playlist_tracks``, ``music/queue``, ``music/player``, ``music/liked``; the static
+catalogue ``music/songs``, ``music/albums``, ``music/artists``; the byproduct
+``music/searches``) are PhoneWorld-only: a real phone's music app keeps its library private."""
 
 from __future__ import annotations
 
