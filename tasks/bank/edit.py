@@ -164,12 +164,12 @@ class BankMoveToSavings(Task):
 
 @register_task
 class BankPayCardInFull(Task):
-    """Pay the credit card's whole balance from checking: the card owes nothing afterwards,
-    checking is down by what it owed, and both sides are recorded. The amount is only on the
-    screen (the card's balance).
+    """Pay the credit card's whole balance from checking or savings: the card owes nothing
+    afterwards, that account is down by what it owed, and both sides are recorded. The amount
+    is only on the screen (the card's balance).
 
-    Fewer goals: the phone has one credit card, which the goal names; what it owes (the
-    amount to pay) varies with the seed."""
+    Fewer goals: the phone has one credit card, which the goal names, and two accounts to pay
+    from; what it owes (the amount to pay) varies with the seed."""
 
     id = "BankPayCardInFull"
     apps = ("bank",)
@@ -177,38 +177,45 @@ class BankPayCardInFull(Task):
     tags = ("read-then-write", "form", "confirm")
     optimal_steps = 9
     may_change = ("bank/transactions", "bank/accounts")
-    params_schema = {"card": str}
-    template = "Pay off the full balance of my {card} credit card from checking."
+    params_schema = {"card": str, "source": str, "source_id": int}
+    template = "Pay off the full balance of my {card} credit card from my {source} account."
     paraphrases = {
-        "train": ("Clear what I owe on the {card} card, paying from my checking account.",
-                  "Pay my whole {card} statement balance out of checking."),
-        "test": ("My {card} card should owe nothing. Make a payment from checking that brings "
+        "train": ("Clear what I owe on the {card} card, paying from {source}.",
+                  "Pay my whole {card} statement balance out of {source}."),
+        "test": ("My {card} card should owe nothing. Make a payment from {source} that brings "
                  "it to zero.",),
     }
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"card": str(by_id(probe.query("bank/accounts"))[CREDIT]["name"])}
+        accts = by_id(probe.query("bank/accounts"))
+        owed = float(accts[CREDIT]["balance"])
+        # an account that holds enough to pay it all
+        src = choice(rng, [i for i in (CHECKING, SAVINGS) if float(accts[i]["balance"]) >= owed])
+        return {"card": str(accts[CREDIT]["name"]), "source": str(accts[src]["kind"]),
+                "source_id": src}
 
     def _owed(self) -> float:
         return float(by_id(self.before("bank/accounts"))[CREDIT]["balance"])
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         v = self._owed()
+        src = self.params["source_id"]
         accts = self.before("bank/accounts")
         return self.expect(
-            expect("bank/accounts", changed={CHECKING: balance_change(accts, CHECKING, -v),
+            expect("bank/accounts", changed={src: balance_change(accts, src, -v),
                                              CREDIT: balance_change(accts, CREDIT, -v)}),
             expect("bank/transactions", added=[
-                {"account_id": CHECKING, "amount": near(-v), "kind": "payment"},
+                {"account_id": src, "amount": near(-v), "kind": "payment"},
                 {"account_id": CREDIT, "amount": near(v), "kind": "payment"}]))
 
     def _pay(self, device: Device, less: float) -> Iterator[Action]:
+        src = str(by_id(self.before("bank/accounts"))[self.params["source_id"]]["name"])
         yield from to_home(device)
         yield tap(device, desc=self.params["card"], rid="account_card", contains=True)
         owed = money_on_screen(text_of(device, rid="account_balance"))
         yield tap(device, rid="pay_card")
-        yield from fill_amount(device, dollars(owed - less), account="Everyday Checking")
+        yield from fill_amount(device, dollars(owed - less), account=src)
         yield from confirm(device)
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -216,7 +223,7 @@ class BankPayCardInFull(Task):
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        """Pays all but the cents (a rounded amount a dollar short)."""
+        """Pays a dollar short from the right account."""
         yield from self._pay(device, 1)
         yield Action("status", goal_status="complete")
 
