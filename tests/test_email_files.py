@@ -56,7 +56,7 @@ def open_downloads(d: PhoneWorldDevice) -> None:
 def item_action(d: PhoneWorldDevice, name: str, label: str) -> None:
     act(d, scroll_to(d, desc=f"More options for {name}"))
     act(d, tap(d, desc=f"More options for {name}"))
-    act(d, tap(d, text=label, rid="sheet_item"))
+    act(d, tap(d, text=label, rid="sheet_item_title"))
 
 
 # -- plumbing: intents and the share sheet ---------------------------------------------------------

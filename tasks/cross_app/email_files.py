@@ -90,7 +90,7 @@ class EmailShareDownload(Task):
     def _share(self, device: Device, name: str) -> Iterator[Action]:
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, self.params["file"])
-        yield tap(device, text="Share", rid="sheet_item")
+        yield tap(device, text="Share", rid="sheet_item_title")
         yield tap(device, desc="Email", rid="sharesheet_target")
         yield from compose_to(device, name)
 

@@ -68,7 +68,7 @@ class FilesSizeOf(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, self.params["name"])
-        yield tap(device, text="File info", rid="sheet_item")
+        yield tap(device, text="File info", rid="sheet_item_title")
         shown = text_of(device, rid="info_size") or ""
         m = re.search(r"\(([\d,]+) bytes\)", shown)
         yield Action("answer", text=f"{m.group(1) if m else shown} bytes")

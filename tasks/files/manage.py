@@ -74,7 +74,7 @@ class FilesRename(_OneFile):
     def _rename(self, device: Device, new: str) -> Iterator[Action]:
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, self.params["name"])
-        yield tap(device, text="Rename", rid="sheet_item")
+        yield tap(device, text="Rename", rid="sheet_item_title")
         yield type_into(device, new, rid="rename_field")
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -93,7 +93,7 @@ class _Transfer(_OneFile):
     def _transfer(self, device: Device, verb: str) -> Iterator[Action]:
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, self.params["name"])
-        yield tap(device, text=verb, rid="sheet_item")
+        yield tap(device, text=verb, rid="sheet_item_title")
         yield from pick_destination(device, DOCUMENTS)
 
 
@@ -203,7 +203,7 @@ class FilesDelete(_OneFile):
     def _delete(self, device: Device, name: str) -> Iterator[Action]:
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, name)
-        yield tap(device, text="Delete", rid="sheet_item")
+        yield tap(device, text="Delete", rid="sheet_item_title")
         yield tap(device, text="Delete", rid="button2")
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -253,7 +253,7 @@ class FilesNewFolderMove(_OneFile):
         yield type_into(device, folder, rid="folder_name")
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, self.params["name"])
-        yield tap(device, text="Move to", rid="sheet_item")
+        yield tap(device, text="Move to", rid="sheet_item_title")
         yield from pick_destination(device, f"{DOCUMENTS}/{folder}" if folder else DOCUMENTS)
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -264,7 +264,7 @@ class FilesNewFolderMove(_OneFile):
         """Moves the file into Documents itself, without the new folder."""
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, self.params["name"])
-        yield tap(device, text="Move to", rid="sheet_item")
+        yield tap(device, text="Move to", rid="sheet_item_title")
         yield from pick_destination(device, DOCUMENTS)
         yield Action("status", goal_status="complete")
 
@@ -299,7 +299,7 @@ class FilesMoveToSdCard(_OneFile):
         """Moves it to Documents and claims it is on the SD card."""
         yield from open_folder(device, DOWNLOAD)
         yield from item_menu(device, self.params["name"])
-        yield tap(device, text="Move to", rid="sheet_item")
+        yield tap(device, text="Move to", rid="sheet_item_title")
         yield from pick_destination(device, DOCUMENTS)
         yield Action("status", goal_status="complete")
 
@@ -357,7 +357,7 @@ class FilesDeleteLargest(Task):
         names = [e.text or "" for e in elements(device)
                  if (e.resource_id or "").endswith("/file_title")]
         yield from item_menu(device, names[nth])
-        yield tap(device, text="Delete", rid="sheet_item")
+        yield tap(device, text="Delete", rid="sheet_item_title")
         yield tap(device, text="Delete", rid="button2")
 
     def oracle(self, device: Device) -> Iterator[Action]:

@@ -9,8 +9,8 @@ from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.email import store as es
-from phoneworld_gym.apps.email import widgets as ew
 from phoneworld_gym.system import intents
+from phoneworld_gym.ui import sheets
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 
@@ -138,7 +138,7 @@ def _menu(ctx: Ctx) -> View | None:
                                                                     es.ARCHIVE))))
     items.append(("Delete forever" if m["folder"] == es.TRASH else "Delete", "trash",
                   act(lambda: es.delete(ctx.store, m["id"]))))
-    return ew.menu(m["subject"] or "(no subject)", items, theme=ctx.theme)
+    return sheets.action_menu(m["subject"] or "(no subject)", items, theme=ctx.theme)
 
 
 def _drawer(ctx: Ctx, folder: str) -> View:
@@ -154,13 +154,13 @@ def _drawer(ctx: Ctx, folder: str) -> View:
         n = sum(1 for m in ctx.store["messages"] if m["folder"] == f and not m["read"])
         return str(n) if n and f not in (es.SENT, es.DRAFTS, es.TRASH) else ""
 
-    items: list[View] = [ew.drawer_item(label, icon, folder == f, pick(f), count=unread(f),
+    items: list[View] = [sheets.drawer_item(label, icon, folder == f, pick(f), count=unread(f),
                                         theme=ctx.theme) for f, label, icon in DRAWER]
     items.append(Text("Labels", size=14, weight="medium", color=ctx.theme.on_surface_variant,
                       padding=(dp(16), dp(16), 0, dp(8)), rid="labels_header"))
-    items += [ew.drawer_item(lbl, "tag", folder == lbl, pick(lbl), count=unread(lbl),
+    items += [sheets.drawer_item(lbl, "tag", folder == lbl, pick(lbl), count=unread(lbl),
                              theme=ctx.theme) for lbl in es.LABELS]
-    return ew.drawer("Email", items, ctx.close_dialog, theme=ctx.theme)
+    return sheets.navigation_drawer("Email", items, ctx.close_dialog, theme=ctx.theme)
 
 
 def _compose_fab(ctx: Ctx) -> View:
@@ -408,8 +408,9 @@ def message(ctx: Ctx) -> View | Page:
     dlg = None
     if ctx.dialog == "move":
         dests = [f for f in (es.INBOX, es.ARCHIVE, *es.LABELS, es.TRASH) if f != m["folder"]]
-        dlg = ew.menu("Move to", [(es.folder_title(f), "tag" if f in es.LABELS else "folder",
-                                   move_to(f)) for f in dests], theme=th)
+        dlg = sheets.action_menu("Move to", [
+            (es.folder_title(f), "tag" if f in es.LABELS else "folder", move_to(f))
+            for f in dests], theme=th)
     return Page(body, dialog=dlg)
 
 

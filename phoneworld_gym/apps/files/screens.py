@@ -10,8 +10,7 @@ from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.files import store as fs
-from phoneworld_gym.apps.files import widgets as fw
-from phoneworld_gym.ui import controls
+from phoneworld_gym.ui import controls, sheets
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 
@@ -222,31 +221,31 @@ def _dialogs(ctx: Ctx) -> View | None:
         is_file = any(f["path"] == p for f in ctx.files(parent(p)))
         rows = []
         if is_file:
-            rows.append(fw.sheet_item("Open", "eye", then(lambda: ctx.push("preview", path=p)),
-                                      theme=th))
-            rows.append(fw.sheet_item("Share", "share", then(ctx.share(
+            rows.append(sheets.sheet_item("eye", "Open",
+                                          then(lambda: ctx.push("preview", path=p)), theme=th))
+            rows.append(sheets.sheet_item("share", "Share", then(ctx.share(
                 path=p, mime=fs.mime_of(p), subject=base(p))), theme=th))
-        rows += [fw.sheet_item("Rename", "pen", open_dialog("rename", path=p), theme=th),
-                 fw.sheet_item("Move to", "arrow_right", pick("move"), theme=th),
-                 fw.sheet_item("Copy to", "copy", pick("copy"), theme=th)]
+        rows += [sheets.sheet_item("pen", "Rename", open_dialog("rename", path=p), theme=th),
+                 sheets.sheet_item("arrow_right", "Move to", pick("move"), theme=th),
+                 sheets.sheet_item("copy", "Copy to", pick("copy"), theme=th)]
         if is_file:
-            rows.append(fw.sheet_item("File info", "circle_info",
-                                      open_dialog("info", path=p), theme=th))
-        rows.append(fw.sheet_item("Delete", "trash", open_dialog("delete", paths=[p]),
-                                  theme=th))
-        return fw.bottom_sheet(base(p), rows, theme=th)
+            rows.append(sheets.sheet_item("circle_info", "File info",
+                                          open_dialog("info", path=p), theme=th))
+        rows.append(sheets.sheet_item("trash", "Delete", open_dialog("delete", paths=[p]),
+                                      theme=th))
+        return sheets.bottom_sheet(base(p), rows, theme=th)
     if kind == "sel":
         sel = ctx.state.get("sel", [])
         rows = []
         if len(sel) == 1:
-            rows.append(fw.sheet_item("Rename", "pen", open_dialog("rename", path=sel[0]),
-                                      theme=th))
-        rows += [fw.sheet_item("Move to", "arrow_right", pick("move"), theme=th),
-                 fw.sheet_item("Copy to", "copy", pick("copy"), theme=th)]
-        return fw.bottom_sheet(f"{len(sel)} selected", rows, theme=th)
+            rows.append(sheets.sheet_item("pen", "Rename",
+                                          open_dialog("rename", path=sel[0]), theme=th))
+        rows += [sheets.sheet_item("arrow_right", "Move to", pick("move"), theme=th),
+                 sheets.sheet_item("copy", "Copy to", pick("copy"), theme=th)]
+        return sheets.bottom_sheet(f"{len(sel)} selected", rows, theme=th)
     if kind == "sort":
         order = ctx.state.get("sort", "name")
-        return fw.bottom_sheet("Sort by", [
+        return sheets.bottom_sheet("Sort by", [
             controls.radio_button(label, key == order, then(_sorter(ctx, key)),
                                   rid="sort_option", theme=th) for key, label in SORTS],
             theme=th)

@@ -14,6 +14,7 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.gallery import pictures
 from phoneworld_gym.apps.gallery import store as gs
 from phoneworld_gym.apps.gallery import widgets as gw
+from phoneworld_gym.ui import sheets
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Picture, Row, Scroll, Text, View, dp
 
@@ -516,7 +517,7 @@ def _viewer_dialog(ctx: Ctx, p: dict[str, Any]) -> View | None:
             gw.detail_row("folder", path.rsplit("/", 1)[0], "On your device",
                           rid="info_path", theme=ctx.theme),
         ]
-        return gw.bottom_sheet("Details", kids, theme=ctx.theme, rid="info_sheet")
+        return sheets.bottom_sheet("Details", kids, theme=ctx.theme, rid="info_sheet")
     if ctx.dialog == "delete":
         def move() -> None:
             gs.to_trash(ctx.store, p, ctx.read_file(path), ctx.now)
@@ -544,5 +545,5 @@ def _viewer_dialog(ctx: Ctx, p: dict[str, Any]) -> View | None:
                                          color=ctx.theme.on_surface_variant),
                             on_click=adder(a["name"]), rid="album_choice", theme=ctx.theme)
                 for a in ctx.store["albums"]]
-        return gw.bottom_sheet("Add to album", rows, theme=ctx.theme, rid="album_sheet")
+        return sheets.bottom_sheet("Add to album", rows, theme=ctx.theme, rid="album_sheet")
     return None

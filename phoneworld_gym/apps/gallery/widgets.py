@@ -1,5 +1,6 @@
-"""Gallery widgets the shared toolkit lacks (candidates for ``ui/``): a photo grid of real
-thumbnails, a modal bottom sheet, a search-suggestion list, and the decoded-picture cache.
+"""Gallery's own compositions of toolkit views: a photo grid of real thumbnails, the lines of
+its Details sheet (shown in ``ui.sheets.bottom_sheet``), a search-suggestion list with glyphs
+and place names, and the decoded-picture cache.
 
 Pictures are decoded from the file bytes in shared storage; decoding a JPEG and scaling it
 costs about a millisecond, so the decoded images live in a module-level LRU keyed by the
@@ -16,7 +17,6 @@ from collections.abc import Callable, Sequence
 
 from PIL import Image as PILImage
 
-from phoneworld_gym.system.chrome import NAV_BAR_H
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Picture, Row, Text, View, dp
 
@@ -98,24 +98,6 @@ def thumb(image: PILImage.Image, *, desc: str, on_click: Handler | None, favorit
                                     in_dump=False), View(flex=1, in_dump=False)],
                                in_dump=False)]
     return pic
-
-
-def bottom_sheet(title: str, kids: Sequence[View], *, theme: w.Theme = w.DEFAULT_THEME,
-                 rid: str = "bottom_sheet") -> Column:
-    """A modal bottom sheet (Material 3): drag handle, title, content; it sits on the bottom
-    edge above the navigation bar, over a scrim that closes it."""
-    handle = Row([View(flex=1, in_dump=False),
-                  View(width=dp(32), height=dp(4), bg=theme.outline, radius=dp(2),
-                       in_dump=False),
-                  View(flex=1, in_dump=False)], padding=(0, dp(16), 0, dp(8)), in_dump=False,
-                 rid="drag_handle")
-    head = Text(title, size=22, color=theme.on_surface, rid="sheet_title",
-                padding=(dp(24), dp(4), dp(24), dp(12)))
-    sheet = Column([handle, head, *kids], bg=theme.surface_container, radius=dp(28),
-                   padding=(0, 0, 0, NAV_BAR_H + dp(16)), width=1080,
-                   cls="android.widget.FrameLayout", rid=rid)
-    sheet.align_in_stack = "bottom"  # type: ignore[attr-defined]
-    return sheet
 
 
 def detail_row(icon: str, title: str, subtitle: str, *, rid: str,
