@@ -210,7 +210,7 @@ class BankPayCardInFull(Task):
                 {"account_id": CREDIT, "amount": near(v), "kind": "payment"}]))
 
     def _pay(self, device: Device, less: float) -> Iterator[Action]:
-        src = str(by_id(self.before("bank/accounts"))[self.params["source_id"]]["name"])
+        src = str(by_id(device.probe.query("bank/accounts"))[self.params["source_id"]]["name"])
         yield from to_home(device)
         yield tap(device, desc=self.params["card"], rid="account_card", contains=True)
         owed = money_on_screen(text_of(device, rid="account_balance"))
