@@ -92,7 +92,8 @@ def _cuisine_tiles(ctx: Ctx, chosen: str) -> Column:
 
 # -- search --------------------------------------------------------------------------------------
 def search(ctx: Ctx) -> View | Page:
-    """Search restaurants (by name or cuisine) and dishes (a dish opens its restaurant)."""
+    """Search restaurants (by name or cuisine) and dishes (a dish opens its restaurant with
+    the dish's options sheet)."""
     th = ctx.theme
     query, on_query = ctx.field("q")
     q = query.strip().lower()
