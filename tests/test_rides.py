@@ -228,3 +228,23 @@ def test_search_picks_the_pickup_then_the_destination_and_says_when_nothing_matc
     do(d, type_into(d, dest, rid="dropoff_text"))
     do(d, tap(d, text=dest, rid="place_result_title"))
     assert (text_of(d, rid="pickup_name"), text_of(d, rid="dropoff_name")) == ("Work", dest)
+
+
+def test_a_tip_is_added_once_and_the_total_follows():
+    d = _device(11)
+    do(d, Action("open_app", app_name="Rides"))
+    do(d, tap(d, desc="Activity"))
+    do(d, tap(d, desc="Past"))
+    trip = max((r for r in rows(d, "rides/trips") if r["status"] != "active"),
+               key=lambda r: r["start"])
+    assert trip["tip"] == 0 and trip["status"] == "completed"
+    do(d, tap(d, rid="past_trip"))
+    assert text_of(d, rid="add_tip") == "Choose an amount"
+    do(d, tap(d, text="$5", rid="tip_amount"))
+    assert rows(d, "rides/trips") == _device(11).probe.query("rides/trips")  # not yet
+    do(d, tap(d, text="Add $5 tip", rid="add_tip"))
+    after = next(r for r in rows(d, "rides/trips") if r["_id"] == trip["_id"])
+    assert after["tip"] == 5.0
+    assert after["total"] == pytest.approx(trip["total"] + 5)
+    assert text_of(d, rid="receipt_total") == f"${after['total']:.2f}"
+    assert find(d, rid="add_tip") is None  # one tip per trip

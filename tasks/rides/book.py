@@ -11,7 +11,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.oracle import tap
+from phoneworld_gym.oracle import scroll_to, tap
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.rides.common import (
     available,
@@ -23,6 +23,8 @@ from phoneworld_gym.tasks.rides.common import (
     future_time,
     open_scheduled,
     places,
+    short_day,
+    to_activity,
     unavailable,
 )
 from phoneworld_gym.validators import added, changed
@@ -219,3 +221,60 @@ class RidesUnavailableType(Task):
         yield from plan(device, by_key(device.probe, "home"),
                         by_key(device.probe, self.params["dropoff_key"]))
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class RidesTipDriver(Task):
+    """Tip the driver of a past trip from its receipt: that trip's tip becomes the amount
+    and its total grows by it; nothing else changes."""
+
+    id = "RidesTipDriver"
+    apps = ("rides",)
+    difficulty = "medium"
+    tags = ("receipt", "chips", "tabs")
+    optimal_steps = 7
+    may_change = ("rides/trips",)
+    params_schema = {"dropoff": str, "day": str, "id": int, "amount": int}
+    template = "Give the driver of my {day} ride to {dropoff} a ${amount} tip."
+    paraphrases = {
+        "train": ("Add a ${amount} tip to the trip to {dropoff} I took on {day}.",
+                  "Tip ${amount} for my ride to {dropoff} on {day}."),
+        "test": ("The driver who took me to {dropoff} on {day} was great. Send them "
+                 "${amount} as a tip through the receipt.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        r = choice(rng, [t for t in probe.query("rides/trips")
+                         if t["status"] == "completed" and not t["tip"]])
+        return {"dropoff": r["dropoff"],
+                "day": day_words(dt.datetime.fromisoformat(r["start"]).date()),
+                "id": int(r["_id"]), "amount": int(rng.choice([1, 2, 3, 5]))}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        before = next(t for t in self.before("rides/trips") if t["_id"] == p["id"])
+        want = float(before["total"]) + p["amount"]
+        return self.expect(changed("rides/trips", p["id"], tip=float(p["amount"]),
+                                   total=lambda v: abs(float(v) - want) < 0.005))
+
+    def _tip(self, device: Device, amount: int) -> Iterator[Action]:
+        r = next(t for t in device.probe.query("rides/trips") if t["_id"] == self.params["id"])
+        desc = f"Trip to {r['dropoff']}, {short_day(dt.datetime.fromisoformat(r['start']))}"
+        yield from to_activity(device, "Past")
+        yield from scroll_to(device, desc=desc, rid="past_trip")
+        yield tap(device, desc=desc, rid="past_trip")
+        yield from scroll_to(device, text=f"${amount}", rid="tip_amount")
+        yield tap(device, text=f"${amount}", rid="tip_amount")
+        yield tap(device, rid="add_tip")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._tip(device, self.params["amount"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The next amount up (or down from $5)."""
+        amounts = [1, 2, 3, 5]
+        i = amounts.index(self.params["amount"])
+        yield from self._tip(device, amounts[i + 1] if i + 1 < len(amounts) else amounts[i - 1])
+        yield Action("status", goal_status="complete")

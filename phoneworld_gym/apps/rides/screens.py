@@ -54,6 +54,12 @@ def nav(ctx: Ctx, current: str) -> Row:
                          for icon, label, screen in items], theme=ctx.theme)
 
 
+def to_main(ctx: Ctx) -> bool:
+    """Back from the Activity or Account tab returns to the Home tab, as in ride apps."""
+    ctx.reset_to("main")
+    return True
+
+
 def _map(ctx: Ctx, height: int, a: dict[str, Any] | None = None,
          b: dict[str, Any] | None = None) -> Picture:
     """The map: around the owner's home with cars nearby, or fitted to a route."""
@@ -589,7 +595,7 @@ def activity(ctx: Ctx) -> View | Page:
         Scroll(rows, offset=offset, on_scroll=on_scroll, rid="activity_list"),
         nav(ctx, "activity"),
     ], bg=th.surface)
-    return Page(body)
+    return Page(body, on_back=lambda: to_main(ctx))
 
 
 def receipt(ctx: Ctx) -> View | Page:
@@ -635,6 +641,8 @@ def receipt(ctx: Ctx) -> View | Page:
         Row([Icon("credit_card", size=18, box=40, color=th.on_surface, in_dump=False),
              Text(st["card"], size=15, color=th.on_surface, flex=1)], gap=dp(8)),
     ]
+    if t["status"] == "completed" and not t["tip"]:
+        kids += tip_section(ctx, t)
     offset, on_scroll = ctx.scroll()
     body = Column([
         w.app_bar("Receipt", on_back=ctx.pop, theme=th),
@@ -642,6 +650,28 @@ def receipt(ctx: Ctx) -> View | Page:
                padding=(w.MARGIN, dp(8), w.MARGIN, dp(24)), rid="receipt"),
     ], bg=th.surface)
     return Page(body)
+
+
+def tip_section(ctx: Ctx, t: dict[str, Any]) -> list[View]:
+    """"Add a tip": amount chips and a button that adds the chosen one to the trip (one tip
+    per trip, charged to the card)."""
+    th = ctx.theme
+    amount = int(ctx.state.get("tip", 0))
+
+    def add() -> None:
+        t["tip"] = float(amount)
+        t["total"] = round(t["fare"] + t["fee"] + t["tip"], 2)
+        ctx.state.pop("tip", None)
+        ctx.toast(f"Thanks! Your ${amount} tip goes to {t['driver'].split()[0]}")
+
+    chips = [w.chip(f"${v}", selected=v == amount, on_click=ctx.setter("tip", v),
+                    rid="tip_amount", theme=th) for v in rs.TIPS]
+    return [Divider(),
+            Text(f"Add a tip for {t['driver'].split()[0]}", size=16, weight="medium",
+                 color=th.on_surface, rid="tip_title"),
+            Row(chips, gap=dp(8)),
+            Row([w.button(f"Add ${amount} tip" if amount else "Choose an amount", add,
+                          rid="add_tip", theme=th, enabled=bool(amount), flex=1)])]
 
 
 # -- a scheduled ride ------------------------------------------------------------------------
@@ -729,4 +759,4 @@ def account(ctx: Ctx) -> View | Page:
         Scroll(rows, offset=offset, on_scroll=on_scroll, rid="account_list"),
         nav(ctx, "account"),
     ], bg=th.surface)
-    return Page(body)
+    return Page(body, on_back=lambda: to_main(ctx))

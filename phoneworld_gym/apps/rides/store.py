@@ -37,6 +37,8 @@ from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES, STREETS, Life
 
 NOW = dt.datetime(2026, 3, 14, 10, 30)
 BOOKING_FEE = 2.25
+#: the tip amounts a receipt offers (dollars)
+TIPS: tuple[int, ...] = (1, 2, 3, 5)
 #: name, seats, blurb, glyph, base, per mile, per minute, minimum
 TYPES: tuple[tuple[str, int, str, str, float, float, float, float], ...] = (
     ("Economy", 4, "Affordable everyday rides", "car", 2.00, 1.20, 0.22, 7.00),
@@ -199,7 +201,8 @@ def _history(rng: np.random.Generator, st: dict[str, Any]) -> None:
             hour=int(rng.integers(6, 22)), minute=int(rng.integers(0, 12)) * 5)
         kind = _pick(rng, TYPE_NAMES)
         surge = round(1.0 + int(rng.integers(0, 4)) * 0.1, 1)
-        tip = float(_pick(rng, (0.0, 0.0, 1.0, 2.0, 3.0)))
+        # the latest two trips are not tipped yet (a rider tips some time after a ride)
+        tip = float(_pick(rng, (0.0, 0.0, 1.0, 2.0, 3.0))) if i < n - 2 else 0.0
         _add_trip(st, by_key[a], by_key[b], kind, start, rng, surge=surge, tip=tip,
                   status="canceled" if i == canceled else "completed")
 
