@@ -248,3 +248,14 @@ def test_a_tip_is_added_once_and_the_total_follows():
     assert after["total"] == pytest.approx(trip["total"] + 5)
     assert text_of(d, rid="receipt_total") == f"${after['total']:.2f}"
     assert find(d, rid="add_tip") is None  # one tip per trip
+
+
+def test_back_from_a_tab_returns_home_before_leaving_the_app():
+    d = _device(12)
+    do(d, Action("open_app", app_name="Rides"))
+    do(d, tap(d, desc="Account"))
+    assert text_of(d, rid="rider_name") == lifemod.generate(12).owner.first
+    do(d, Action("navigate_back"))
+    assert d.world.foreground == "rides" and find(d, rid="where_to") is not None
+    do(d, Action("navigate_back"))
+    assert d.world.foreground != "rides"
