@@ -285,9 +285,15 @@ class Ctx:
         self.world.focus = None
 
     def pop(self) -> None:
-        """Close this screen (leaving the app from its root screen)."""
+        """Close this screen (leaving the app from its root screen). A screen another app
+        shared into runs in that app's task, as on Android: closing it returns to the app
+        that shared (the entry's ``caller``)."""
         stack = self._stack()
-        if len(stack) > 1:
+        caller = stack[-1].get("caller") if stack else None
+        if caller is not None and caller != self.host.name and self.world.stacks.get(caller):
+            stack.pop()
+            self.world.bring_to_front(caller)
+        elif len(stack) > 1:
             stack.pop()
         else:
             self.world.foreground = LAUNCHER
@@ -297,7 +303,10 @@ class Ctx:
         """Swap this screen for another."""
         self._check_screen(screen)
         stack = self._stack()
-        stack[-1] = {"screen": self._entry_name(screen), "args": args, "state": {}}
+        entry: dict[str, Any] = {"screen": self._entry_name(screen), "args": args, "state": {}}
+        if "caller" in stack[-1]:
+            entry["caller"] = stack[-1]["caller"]  # still in the sharing app's task
+        stack[-1] = entry
         self.world.focus = None
 
     def reset_to(self, screen: str, **args: Any) -> None:

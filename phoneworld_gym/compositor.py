@@ -274,7 +274,11 @@ class Compositor:
                 app, screen = targets[i]
                 shared = {k: ui.get(k) for k in ("text", "subject", "path", "mime")}
                 self.world.system_ui = None
-                self._start(app.name, screen, shared=shared)
+                # the receiving screen runs in the sender's task (a mini-app's is its
+                # host's): back returns to the sender
+                sender = self._device.apps.get(str(ui.get("from")))
+                caller = None if sender is None else (sender.host or sender.name)
+                self._start(app.name, screen, _caller=caller, shared=shared)
 
             return h
 
@@ -293,11 +297,15 @@ class Compositor:
 
         return make
 
-    def _start(self, app: str, screen: str, **args: Any) -> None:
-        """Open ``screen`` of ``app`` on top of its back stack and bring it to the front."""
+    def _start(self, app: str, screen: str, _caller: str | None = None, **args: Any) -> None:
+        """Open ``screen`` of ``app`` on top of its back stack and bring it to the front;
+        ``_caller`` names the app whose task it runs in (back from it returns there)."""
         w = self.world
         stack = w.stacks.setdefault(app, [])
-        stack.append({"screen": screen, "args": args, "state": {}})
+        entry: dict[str, Any] = {"screen": screen, "args": args, "state": {}}
+        if _caller is not None and _caller != app:
+            entry["caller"] = _caller
+        stack.append(entry)
         w.focus = None
         w.bring_to_front(app)
 

@@ -220,3 +220,28 @@ def test_storage_moves_copies_and_deletes_folders_and_refuses_bad_paths():
         storage.delete(w, "/sdcard/nothing")
     # nothing was lost by the refused calls
     assert len(d.probe.query("files")) == 2
+
+
+def test_back_from_a_shared_screen_returns_to_the_app_that_shared() -> None:
+    """A share target runs in the sender's task, as on Android: back from it (even into an
+    app with no screens open) returns to the sender, and the receiving app opens at its own
+    main screen afterwards."""
+    from phoneworld_gym.oracle import tap as tap_el
+
+    d = PhoneWorldDevice()
+    d.reset(0)
+    assert d.execute(Action("open_app", app_name="Gallery")) == ""
+    assert "notes" not in d.world.stacks or not d.world.stacks["notes"]
+    d.world.system_ui = {"kind": "share", "from": "gallery", "mime": "text/plain",
+                         "text": "Sunset at the pier", "subject": "", "path": ""}
+    d.invalidate()
+    assert d.execute(tap_el(d, text="Notes")) == ""
+    assert d.world.foreground == "notes"
+    assert d.world.stacks["notes"][-1].get("caller") == "gallery"
+    d.execute(Action("navigate_back"))
+    if d.world.foreground == "notes":  # a draft's own back handling, then the screen
+        d.execute(Action("navigate_back"))
+    assert d.world.foreground == "gallery"
+    d.execute(Action("open_app", app_name="Notes"))
+    main = d.apps["notes"].main_screen
+    assert d.world.stacks["notes"][-1]["screen"] == main
