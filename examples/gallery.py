@@ -2,6 +2,7 @@
 
     python examples/gallery.py --out docs/screens.png
     python examples/gallery.py --tour system --out docs/system_apps.png
+    python examples/gallery.py --tour everyday --out docs/everyday_apps.png
 """
 
 from __future__ import annotations
@@ -65,7 +66,20 @@ def system_tour(d: PhoneWorldDevice) -> Iterator[str]:
     yield "Chat: the Bean There mini-app"
 
 
-TOURS = {"apps": tour, "system": system_tour}
+def everyday_tour(d: PhoneWorldDevice) -> Iterator[str]:
+    """The app drawer, the everyday apps' first screens, and the dark theme."""
+    d.execute(tap(d, desc="All apps"))
+    yield "the app drawer"
+    d.execute(Action("navigate_home"))
+    for app in ("Food", "Rides", "Bank", "Travel", "Music", "Recipes", "Expenses", "Fitness"):
+        d.execute(Action("open_app", app_name=app))
+        yield app
+    d.put_setting("secure", "ui_night_mode", "2")
+    d.execute(Action("open_app", app_name="Messages"))
+    yield "Messages with Settings > Dark theme on"
+
+
+TOURS = {"apps": tour, "system": system_tour, "everyday": everyday_tour}
 
 
 def main() -> None:
@@ -73,7 +87,8 @@ def main() -> None:
     p.add_argument("--out", default="docs/screens.png")
     p.add_argument("--width", type=int, default=300)
     p.add_argument("--tour", choices=sorted(TOURS), default="apps",
-                   help="apps: the README's tour; system: the phone's own apps and plumbing")
+                   help="apps: the README's tour; system: the phone's own apps and plumbing; "
+                        "everyday: the drawer, the everyday apps and the dark theme")
     args = p.parse_args()
     w, h = args.width, args.width * 2400 // 1080
     d = PhoneWorldDevice(screenshot_size=(w, h))
