@@ -292,3 +292,20 @@ def test_save_fixture_rejects_an_unknown_hotel(device):
     with pytest.raises(ValueError, match="hotel must name a hotel"):
         device.fixture("travel", "save", hotel="Hotel California")
     assert rows(device, "travel/saved") == before
+
+
+def test_directions_open_maps_and_share_opens_the_share_sheet(device):
+    from phoneworld_gym.system import intents
+
+    b = upcoming(device.probe)[0]
+    address = next(h["address"] for h in rows(device, "travel/hotels")
+                   if h["_id"] == b["hotel_id"])
+    play(device, open_booking(device, b["hotel"]))
+    play(device, iter([tap(device, text="Share", rid="share_booking")]))
+    ui = device.world.system_ui
+    assert ui is not None and ui["kind"] == "share" and address in ui["text"]
+    play(device, iter([Action("navigate_back")]))
+    play(device, iter([tap(device, text="Directions", rid="directions")]))
+    assert device.probe.foreground_app() == "com.phoneworld.maps"
+    top = device.world.stacks["maps"][-1]
+    assert intents.uri_payload(top["args"]["uri"]) == address
