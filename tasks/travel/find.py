@@ -59,16 +59,16 @@ class TravelCheapestFourStar(Task):
     optimal_steps = 20
     answer_matcher = StringMatch(contains=True)
     params_schema = {"city": str, "checkin": str, "checkout": str, "guests": int,
-                     "arrive": str, "leave": str}
-    template = ("Which is the cheapest 4-star hotel in {city} with a room for {guests} from "
+                     "who": str, "arrive": str, "leave": str}
+    template = ("Which is the cheapest 4-star hotel in {city} with a room for {who} from "
                 "{arrive} to {leave}?")
     paraphrases = {
-        "train": ("Find the lowest-priced four-star hotel in {city} for {guests} guests, "
-                  "checking in {arrive} and out {leave}. What's it called?",
-                  "I need a 4-star place in {city} from {arrive} to {leave} for {guests}. "
+        "train": ("Find the lowest-priced four-star hotel in {city} for {who}, checking in "
+                  "{arrive} and out {leave}. What's it called?",
+                  "I need a 4-star place in {city} from {arrive} to {leave} for {who}. "
                   "Which one costs least?"),
-        "test": ("Among {city}'s four-star hotels that still have a room for {guests} people "
-                 "between {arrive} and {leave}, tell me the name of the cheapest.",),
+        "test": ("Among {city}'s four-star hotels that still have a room for {who} between "
+                 "{arrive} and {leave}, tell me the name of the cheapest.",),
     }
 
     @classmethod
@@ -82,6 +82,7 @@ class TravelCheapestFourStar(Task):
             ranked = cheapest_four_star(hotels, rooms, city, ci, co, guests)
             if ranked and (len(ranked) == 1 or ranked[0][0] < ranked[1][0]):
                 return {"city": city, "checkin": ci, "checkout": co, "guests": guests,
+                        "who": f"{guests} adult{'s' if guests != 1 else ''}",
                         "arrive": day_words(ci), "leave": day_words(co)}
         raise RuntimeError("no stay has a single cheapest 4-star hotel")
 
