@@ -1,6 +1,6 @@
 """Pay Bills (bill-payment mini-program in Chat) tasks: pay a bill, pay one and share the
-receipt into a chat, the amount of a bill (information retrieval), and paying part of a
-bill (infeasible: bills are paid in full)."""
+receipt into a chat, pay the largest due bill (read off the list), the amount of a bill
+(information retrieval), and paying part of a bill (infeasible: bills are paid in full)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
-from phoneworld_gym.oracle import scroll_to, tap, text_of
+from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import (
     ShareResultTask,
@@ -212,4 +212,66 @@ class BillsPartialInfeasible(Task):
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Pays it in full and claims success."""
         yield from pay(device, self.params["kind"].title(), self.params["biller"])
+        yield Action("status", goal_status="complete")
+
+
+def _due_on_screen(device: Device) -> list[tuple[float, str, str]]:
+    """(amount, kind, biller) of every due bill in Pay Bills' list, read off the screen (the
+    five bills fit on one screen)."""
+    out = []
+    for e in elements(device):
+        desc = e.content_description or ""
+        if (e.resource_id or "").endswith("/bill") and ", Due " in desc:
+            kind, biller, amount, _state = desc.split(", ", 3)
+            out.append((float(amount.lstrip("$")), kind, biller))
+    if not out:
+        raise OracleError("no due bill on Pay Bills' screen")
+    return out
+
+
+@register_task
+class BillsPayLargestDue(Task):
+    """Pay the largest of the bills still due, found by reading the list: exactly that bill
+    becomes paid today. No params: which bill it is depends on the seed's amounts."""
+
+    id = "BillsPayLargestDue"
+    apps = ("chat", "bills")
+    category = "mini-app"
+    difficulty = "medium"
+    tags = ("payment", "dialog", "compare")
+    optimal_steps = 7
+    may_change = ("bills/bills",)
+    template = "In Chat's Pay Bills, pay whichever of my due bills is the largest."
+    paraphrases = {
+        "train": ("Pay the biggest unpaid bill in the Pay Bills mini program.",),
+        "test": ("Of the bills I still owe in Pay Bills, settle the one with the highest "
+                 "amount.",),
+    }
+
+    def _largest(self) -> list[int]:
+        """The ids of the due bill(s) with the highest amount at the start."""
+        rows = [r for r in self.before("bills/bills") if r["status"] == "Due"]
+        top = max(float(r["amount"]) for r in rows)
+        return [int(r["_id"]) for r in rows if float(r["amount"]) == top]
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        scores = [self.expect(paid({"id": i})) for i in self._largest()]
+        return max(scores)
+
+    def _pay_by(self, device: Device, pick: Any) -> Iterator[Action]:
+        yield from open_mini(device, LABEL)
+        seen = _due_on_screen(device)
+        _amount, kind, biller = pick(seen)
+        title = f"{kind} · {biller}"
+        yield tap(device, text=title, rid="bill_title")
+        yield tap(device, rid="pay_bill")
+        yield tap(device, text="Pay", rid="button2")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._pay_by(device, max)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Pays the smallest due bill instead."""
+        yield from self._pay_by(device, min)
         yield Action("status", goal_status="complete")

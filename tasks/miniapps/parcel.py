@@ -1,6 +1,7 @@
 """Parcel (parcel-tracking mini-program in Chat) tasks: send a parcel to a pickup locker,
-change its home delivery window and share the tracking into a chat, when a parcel is
-expected (information retrieval), and cancelling a parcel (infeasible: the courier cannot)."""
+change its home delivery window and share the tracking into a chat, send two parcels to one
+locker, when a parcel is expected (information retrieval), and cancelling a parcel
+(infeasible: the courier cannot)."""
 
 from __future__ import annotations
 
@@ -223,3 +224,54 @@ class ParcelCancelInfeasible(Task):
         yield Action("status", goal_status="complete")
 
 
+
+
+@register_task
+class ParcelTwoToLocker(Task):
+    """Send two parcels in transit to the same pickup locker: exactly those two parcels'
+    delivery becomes the locker."""
+
+    id = "ParcelTwoToLocker"
+    apps = ("chat", "parcel")
+    category = "mini-app"
+    difficulty = "hard"
+    tags = ("dialog", "multi-item")
+    optimal_steps = 18
+    may_change = ("parcel/parcels",)
+    params_schema = {"item": str, "sender": str, "id": int, "item2": str, "sender2": str,
+                     "id2": int, "locker": str}
+    template = ("In Chat's Parcel, have both my {item} from {sender} and my {item2} from "
+                "{sender2} delivered to the {locker}.")
+    paraphrases = {
+        "train": ("Redirect two parcels to the {locker} in Parcel: the {item} ({sender}) and "
+                  "the {item2} ({sender2}).",),
+        "test": ("I'll pick up the {sender} and {sender2} deliveries ({item}, {item2}) at "
+                 "the {locker}; set that up in Parcel.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        rows = moving(probe)
+        i, j = (int(k) for k in rng.choice(len(rows), size=2, replace=False))
+        a, b = rows[i], rows[j]
+        return {"item": a["item"], "sender": a["sender"], "id": int(a["_id"]),
+                "item2": b["item"], "sender2": b["sender"], "id2": int(b["_id"]),
+                "locker": LOCKERS[int(rng.integers(len(LOCKERS)))]}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        locker = f"Locker: {p['locker']}"
+        return self.expect(expect("parcel/parcels", changed={p["id"]: {"delivery": locker},
+                                                             p["id2"]: {"delivery": locker}}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        p = self.params
+        yield from redirect(device, p["item"], p["sender"], p["locker"])
+        yield from redirect(device, p["item2"], p["sender2"], p["locker"])
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """The first parcel only."""
+        p = self.params
+        yield from redirect(device, p["item"], p["sender"], p["locker"])
+        yield Action("status", goal_status="complete")
