@@ -430,7 +430,7 @@ def guest_chip(ctx: Ctx, label: str, email: str, on_remove: Handler) -> Row:
     return Row([w.avatar(label, _tint(email), size=24),
                 Text(label, size=14, weight="medium", color=ctx.theme.on_surface, max_lines=1,
                      rid="chip_text"),
-                Icon("close", size=14, box=dp(28), color=ctx.theme.on_surface_variant,
+                Icon("close", size=16, box=32, color=ctx.theme.on_surface_variant,
                      desc=f"Remove {label}", on_click=on_remove, rid="chip_remove",
                      cls="android.widget.ImageButton")],
                gap=dp(6), height=dp(36), padding=(dp(4), 0, dp(2), 0), radius=dp(8),
