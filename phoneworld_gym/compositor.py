@@ -43,6 +43,12 @@ _NO_APP_TINT = (96, 96, 96)
 _RETAINED_MAX = 16
 
 
+def _is_dark(c: Any) -> bool:
+    """Whether a background colour is a dark theme's (relative luminance under 0.2)."""
+    r, g, b = (float(x) / 255 for x in c[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.2
+
+
 class Compositor:
     """Lays out the current frame of a :class:`~phoneworld_gym.phone.PhoneWorldDevice`.
 
@@ -158,8 +164,10 @@ class Compositor:
         page, package = self.page()
         body = page.body
         body.flex = body.flex or 1.0
-        # white bars on a dark screen (the drawer is a light panel)
-        dark = w.shade or (w.foreground in (LAUNCHER, RECENTS) and not self.drawer_open())
+        # white bars on a dark screen (the drawer is a light panel; an app may be dark itself)
+        app_dark = body.bg is not None and _is_dark(body.bg)
+        dark = w.shade or app_dark or (w.foreground in (LAUNCHER, RECENTS)
+                                       and not self.drawer_open())
         glyphs = tuple(self._glyph(n["app"]) for n in w.notifications)
         d = self._device
         icons = self._status_icons()
@@ -175,7 +183,8 @@ class Compositor:
                                     lambda: chrome.keyboard(d.dispatcher.type_key, shift, layer)))
         column.append(self._bar(("nav", dark),
                                 lambda: chrome.nav_bar(d.back, d.home, d.overview, dark=dark)))
-        bg = launcher.WALLPAPER if dark and not w.shade else (body.bg or DEFAULT_BG)
+        bg = launcher.WALLPAPER if dark and not w.shade and not app_dark \
+            else (body.bg or DEFAULT_BG)
         main = Column(column, cls="android.widget.LinearLayout", bg=bg[:3])
         layers: list[View] = [main]
         system = self._system_window(page)
@@ -198,7 +207,7 @@ class Compositor:
         root = Stack(layers, cls="android.widget.FrameLayout")
         root.layout(0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
         compute_clips(root, SCREEN_BOX)
-        return Screen(root, package)
+        return Screen(root, package, dark=app_dark)
 
     # -- system windows over apps (see phoneworld_gym.system.intents) ----------------------
     def pending_permission(self, page: Page | None = None) -> tuple[str, str] | None:

@@ -269,8 +269,10 @@ class PhoneWorldDevice(SimWriteVerbs):
         passed on without a copy; copy it to change it."""
         root = self.screen.root
         if self._pixels is None:
-            night = self.world.settings.get("secure", {}).get("ui_night_mode") == "2"
-            self._pixels = self._renderer.frame(root, night=night)  # Settings > Dark theme
+            # Settings > Dark theme darkens apps, except those already drawn dark
+            night = self.world.settings.get("secure", {}).get("ui_night_mode") == "2" \
+                and not self.screen.dark
+            self._pixels = self._renderer.frame(root, night=night)
         return self._pixels
 
     def a11y_xml(self) -> str:

@@ -15,9 +15,11 @@ from phoneworld_gym.ui.view import TextField, View
 class Screen:
     """One laid-out frame: the view tree, the foreground package and the indexed elements."""
 
-    def __init__(self, root: View, package: str):
+    def __init__(self, root: View, package: str, *, dark: bool = False):
         self.root = root
         self.package = package
+        #: the app draws a dark theme of its own (the system's dark theme leaves it alone)
+        self.dark = dark
         self._xml: str | None = None
         self._elements: list[UIElement] | None = None
         self._element_views: list[View] | None = None

@@ -82,5 +82,21 @@ def test_incremental_night_frames_equal_a_full_night_paint() -> None:
                    Action("navigate_home"), Action("open_app", app_name="Clock")):
         d.execute(action)
         shot = d.screenshot()
-        full = R.paint(R.night_list(R.display_list(d.screen.root, (540, 1200))))
+        dl = R.display_list(d.screen.root, (540, 1200))
+        full = R.paint(dl if d.screen.dark else R.night_list(dl))  # home is dark already
         assert np.array_equal(shot, full), action
+
+
+def test_an_app_with_its_own_dark_theme_is_left_alone_and_gets_dark_bars() -> None:
+    """Music draws itself dark: the system's dark theme does not invert it, and the status and
+    navigation bars are the dark variant on it either way."""
+    light, dark = PhoneWorldDevice(screenshot_size=(540, 1200)), \
+        PhoneWorldDevice(screenshot_size=(540, 1200))
+    for d in (light, dark):
+        d.reset(0)
+    dark.put_setting("secure", "ui_night_mode", "2")
+    for d in (light, dark):
+        d.execute(Action("open_app", app_name="Music"))
+    assert light.screen.dark and np.array_equal(light.screenshot(), dark.screenshot())
+    bar = light.screenshot()[2:20, :, :]  # the status bar: white glyphs on a dark strip
+    assert _luma(bar) < 90 and bar.max() > 200

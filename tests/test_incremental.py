@@ -40,7 +40,7 @@ def full_paint(device: PhoneWorldDevice) -> np.ndarray:
     fresh = PhoneWorldDevice(screenshot_size=device.screenshot_size)
     fresh.restore(device.snapshot())
     dl = R.display_list(fresh.screen.root, fresh.screenshot_size)
-    if fresh.world.settings["secure"].get("ui_night_mode") == "2":  # Settings > Dark theme
+    if fresh.world.settings["secure"].get("ui_night_mode") == "2" and not fresh.screen.dark:
         dl = R.night_list(dl)
     frame = R.paint(dl)
     assert fresh.a11y_xml() == device.a11y_xml(), "the cached frame is not the world's frame"
