@@ -351,6 +351,8 @@ def day(ctx: Ctx) -> View:
 
 # -- an event -------------------------------------------------------------------------------
 def detail(ctx: Ctx) -> View | Page:
+    """One event: title, when, where, its guests (name, address, response) and its
+    notification, the description; Edit and Delete (with a confirmation) in the bar."""
     e = cs.find(ctx.store, ctx.args["id"])
     if e is None:
         return Column([w.app_bar("Event", on_back=ctx.pop, theme=ctx.theme),
@@ -453,7 +455,9 @@ def people_suggestions(ctx: Ctx, token: str, taken: set[str]) -> list[tuple[str,
 # -- the editor -----------------------------------------------------------------------------
 def edit(ctx: Ctx) -> View | Page:
     """Create (id 0) or edit an event. The date opens the date picker; times are typed
-    ("7:30 PM" or "19:30"). Nothing is saved until Save."""
+    ("7:30 PM" or "19:30"); "Add people" suggests contacts (a tap makes a chip, its x
+    removes it; a typed address is a guest too); the bell row picks the notification.
+    Nothing is saved until Save."""
     eid = ctx.args["id"]
     existing = cs.find(ctx.store, eid) if eid else None
     if existing is not None:

@@ -27,6 +27,8 @@ def _h24(ctx: Ctx) -> bool:
 
 # -- Date & time ---------------------------------------------------------------------------------
 def date_time(ctx: Ctx) -> View:
+    """Automatic time (the date and time greyed while on), automatic time zone and the zone
+    (its list opens from the row), and the 24-hour switch."""
     t = ctx.theme
     s = _settings(ctx)
     auto_time = _on(ctx, "global", "auto_time")
