@@ -79,6 +79,7 @@ def _header(ctx: Ctx, title: str) -> Text:
 
 # -- the top-level list ----------------------------------------------------------------------------
 def main(ctx: Ctx) -> View:
+    """The top-level list: the title, a search bar, one entry per category."""
     rows: list[View] = []
     for screen, title, summary, icon, tint in CATEGORIES:
         lead = Icon(icon, size=20, box=40, color=(255, 255, 255), bg=tint, radius=dp(20),
@@ -103,6 +104,7 @@ def main(ctx: Ctx) -> View:
 
 # -- Network & internet ----------------------------------------------------------------------------
 def network(ctx: Ctx) -> View:
+    """Wi-Fi, mobile data and airplane mode switches (``global`` keys)."""
     t = ctx.theme
     airplane = _on(ctx, "global", "airplane_mode_on")
     wifi = _on(ctx, "global", "wifi_on")
@@ -127,6 +129,7 @@ DEVICES = ("Pixel Buds Pro", "Car audio")
 
 
 def connected(ctx: Ctx) -> View:
+    """The Bluetooth switch and the devices paired before."""
     t = ctx.theme
     bt = _on(ctx, "global", "bluetooth_on")
     rows: list[View] = [
@@ -150,6 +153,7 @@ def _apps(ctx: Ctx) -> list[tuple[str, str]]:
 
 
 def apps(ctx: Ctx) -> View:
+    """A notifications switch per installed app (``settings_app/notifications``)."""
     t = ctx.theme
     blocked = ctx.store["blocked"]
 
@@ -175,6 +179,7 @@ def apps(ctx: Ctx) -> View:
 
 # -- Display ---------------------------------------------------------------------------------------
 def display(ctx: Ctx) -> View | Page:
+    """Brightness slider, screen timeout (a radio-button dialog), dark theme switch."""
     t = ctx.theme
     s = _settings(ctx)
     pct = ss.brightness_percent(ss.get_int(s, "system", "screen_brightness"))
@@ -237,6 +242,7 @@ def _volume(ctx: Ctx, key: str, label: str) -> View:
 
 
 def sound(ctx: Ctx) -> View:
+    """Volume sliders, the Do Not Disturb switch and the entry to its schedules."""
     t = ctx.theme
     zen = _on(ctx, "global", "zen_mode")
     rows: list[View] = [_volume(ctx, k, label) for k, label in ss.VOLUMES]
@@ -261,6 +267,7 @@ def _schedules_summary(ctx: Ctx) -> str:
 
 # -- Battery ---------------------------------------------------------------------------------------
 def battery(ctx: Ctx) -> View:
+    """The charge level and the Battery Saver switch."""
     t = ctx.theme
     saver = _on(ctx, "global", "low_power")
     level = Column([
@@ -284,6 +291,7 @@ def battery(ctx: Ctx) -> View:
 
 # -- System and About ------------------------------------------------------------------------------
 def system(ctx: Ctx) -> View:
+    """Languages, Date & time (with the current date, time and offset), keyboard, backup."""
     now = local_now(ctx)
     _, _, _, offset = ss.zone(ctx.store["time_zone"])
     h24 = ss.get(_settings(ctx), "system", "time_12_24") == "24"
@@ -305,6 +313,7 @@ def local_now(ctx: Ctx) -> dt.datetime:
 
 
 def about(ctx: Ctx) -> View:
+    """Device name, the phone number, model, Android version and build."""
     rows: list[View] = [
         _info(ctx, "Device name", ss.MODEL, rid="device_name"),
         _info(ctx, "Phone number", ctx.store["phone_number"], rid="phone_number"),
