@@ -108,7 +108,7 @@ class BankSendMoney(Task):
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        """The right person and memo, ten times the amount's cents wrong: $1 more."""
+        """The right person and memo, a dollar too much."""
         p = self.params
         yield from send_money(device, p["name"], dollars(self._amount() + 1), p["memo"],
                               "Everyday Checking")

@@ -185,6 +185,10 @@ class RidesMonthSpend(Task):
         yield from self._sum(device, self.params["month"])
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        """Every trip's total, whatever its month."""
-        total = sum(float(t["total"]) for t in self.before("rides/trips"))
-        yield Action("answer", text=f"${total:.2f}")
+        """The month's fares added up, forgetting the booking fees and tips (every trip
+        has a fee, so this is always short; summing every month instead can equal the
+        answer when the history holds one month only)."""
+        fares = sum(float(t["fare"]) for t in self.before("rides/trips")
+                    if t["status"] == "completed" and
+                    dt.datetime.fromisoformat(t["start"]).strftime("%B") == self.params["month"])
+        yield Action("answer", text=f"${fares:.2f}")
