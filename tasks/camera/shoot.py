@@ -285,7 +285,6 @@ class CameraLastPhotoDate(Task):
     apps = ("camera",)
     category = "information-retrieval"
     difficulty = "medium"
-    split = "test"
     tags = ("files",)
     optimal_steps = 4
     answer_matcher = DateMatch()

@@ -61,7 +61,6 @@ class ChatLastFrom(Task):
     apps = ("chat",)
     category = "information-retrieval"
     difficulty = "easy"
-    split = "test"
     optimal_steps = 3
     answer_matcher = StringMatch(contains=True)
     params_schema = {"name": str, "chat_id": int}

@@ -189,7 +189,6 @@ class ContactsEmailOf(Task):
     category = "information-retrieval"
     difficulty = "easy"
     optimal_steps = 4
-    split = "test"
     answer_matcher = StringMatch(contains=True)
     params_schema = {"name": str, "id": int}
     template = "What is {name}'s email address?"

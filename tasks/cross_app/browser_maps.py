@@ -199,7 +199,6 @@ class CrossAppTextWalkTime(Task):
     apps = ("maps", "messages")
     category = "cross-app"
     difficulty = "hard"
-    split = "test"
     tags = ("read-then-write", "directions")
     optimal_steps = 13
     max_steps = 35

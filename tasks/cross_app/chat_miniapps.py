@@ -284,7 +284,6 @@ class LongHorizonCoffeeRun(Task):
     category = "long-horizon"
     difficulty = "hard"
     tags = ("read-then-write", "payment", "share", "time-picker", "multi-app")
-    split = "test"
     optimal_steps = 31
     max_steps = 70
     may_change = ("coffee/orders", "chat/messages", "alarms")

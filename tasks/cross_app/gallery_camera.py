@@ -197,7 +197,6 @@ class GalleryTextPlace(Task):
     apps = ("gallery", "messages")
     category = "cross-app"
     difficulty = "medium"
-    split = "test"
     tags = ("messages",)
     optimal_steps = 10
     may_change = ("sms",)

@@ -104,7 +104,6 @@ class CrossAppGiftRecipientPhone(Task):
     tags = ("read-then-read", "search")
     optimal_steps = 9
     max_steps = 30
-    split = "test"
     answer_matcher = PhoneMatch()
     params_schema = {"order_id": str, "contact_id": int, "recipient": str}
     template = ("My order {order_id} was a gift that I had shipped to one of my contacts. "

@@ -86,7 +86,6 @@ class EmailWhenLast(Task):
     difficulty = "medium"
     tags = ("search",)
     optimal_steps = 5
-    split = "test"
     answer_matcher = DateMatch()
     params_schema = {"name": str, "email": str}
     template = "When did {name}'s last email arrive? Give me the date."

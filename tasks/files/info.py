@@ -88,7 +88,6 @@ class FilesCountDownloads(Task):
     category = "information-retrieval"
     difficulty = "medium"
     optimal_steps = 3
-    split = "test"
     answer_matcher = NumberMatch()
     template = "How many files are in my Download folder?"
     paraphrases = {

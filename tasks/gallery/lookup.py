@@ -47,7 +47,6 @@ class GalleryCountPlace(Task):
     apps = ("gallery",)
     category = "information-retrieval"
     difficulty = "medium"
-    split = "test"
     optimal_steps = 4
     answer_matcher = NumberMatch()
     params_schema = {"city": str}

@@ -185,7 +185,6 @@ class LongHorizonFitnessMorningWorkouts(Task):
     category = "long-horizon"
     difficulty = "hard"
     tags = ("read-then-write", "time-picker", "form", "multi-app")
-    split = "test"
     optimal_steps = 34
     max_steps = 80
     may_change = ("fitness/activities", "chat/messages", "chat/chats")

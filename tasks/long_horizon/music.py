@@ -169,7 +169,6 @@ class LongHorizonConcertWarmup(Task):
     tags = ("read-then-write", "multi-app", "sheet", "search")
     optimal_steps = 29
     max_steps = 60
-    split = "test"
     may_change = ("music/playlists", "music/playlist_tracks", "sms")
     params_schema = {"artist": str, "venue": str, "date": str, "event": str, "name": str,
                      "number": str}

@@ -163,7 +163,6 @@ class LongHorizonVisitFromText(Task):
     apps = ("messages", "travel", "calendar")
     category = "long-horizon"
     difficulty = "hard"
-    split = "test"
     tags = ("read-then-write", "date-picker", "multi-app")
     optimal_steps = 38
     max_steps = 80

@@ -133,7 +133,6 @@ class MapsPlacePhone(Task):
     apps = ("maps",)
     category = "information-retrieval"
     difficulty = "easy"
-    split = "test"
     tags = ("search",)
     optimal_steps = 5
     answer_matcher = PhoneMatch()

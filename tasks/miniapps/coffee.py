@@ -151,7 +151,6 @@ class CoffeeLastOrderNumber(Task):
     apps = ("chat", "coffee")
     category = "information-retrieval"
     difficulty = "easy"
-    split = "test"
     optimal_steps = 5
     answer_matcher = StringMatch(contains=True)
     template = "What was the order number of my last Bean There coffee order?"

@@ -93,7 +93,6 @@ class NotesUncheckedItems(Task):
     category = "information-retrieval"
     difficulty = "medium"
     optimal_steps = 5
-    split = "test"
     answer_matcher = ListMatch()
     params_schema = {"title": str, "id": int}
     template = 'What is still unchecked on my "{title}" list?'

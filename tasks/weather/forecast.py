@@ -94,7 +94,6 @@ class WeatherSunset(Task):
     difficulty = "medium"
     tags = ("scroll",)
     optimal_steps = 5
-    split = "test"
     answer_matcher = TimeMatch()
     params_schema = {"city": str, "day": str, "date": str}
     template = "What time does the sun set in {city} on {day}?"
