@@ -83,6 +83,12 @@ class PhoneWorldProbe:
     def snapshot(self) -> Snapshot:
         return Snapshot(self, self.tables())
 
+    def static_tables(self) -> list[str]:
+        """Tables that never change in an episode (a shop's catalogue): readable, left out of
+        :meth:`tables` and so of damage checks."""
+        return sorted(t for app in self._device.apps.values() for t in app.static_tables
+                      if t in app.providers)
+
     def source_of(self, table: str) -> str:
         """Where ``table``'s rows come from: ``"settings"``, ``"system"`` (the phone's own
         providers), ``"store/<app>"`` (an app's provider over its store) or ``"none"``."""
@@ -268,6 +274,9 @@ class Snapshot(Mapping[str, list[Row]]):
                         self._eager[t] = probe.query(t)
         self._loaded: dict[str, Any] = {}
         self._rows: dict[str, list[Row]] = {}
+        #: tables that never change in an episode: readable from a snapshot (their start is
+        #: their rows at any time), but not listed, so damage checks leave them out
+        self._static = frozenset(probe.static_tables())
 
     def __getitem__(self, table: str) -> list[Row]:
         rows = self._rows.get(table)
@@ -275,6 +284,10 @@ class Snapshot(Mapping[str, list[Row]]):
             return rows
         if table in self._eager:
             return self._eager[table]
+        if table in self._static and table not in self._source:
+            rows = self._probe.query(table)
+            self._rows[table] = rows
+            return rows
         src = self._source[table]  # KeyError for a table the phone does not have
         if src not in self._loaded:
             self._loaded[src] = marshal.loads(self._parts[src])
@@ -289,7 +302,7 @@ class Snapshot(Mapping[str, list[Row]]):
         return len(self._tables)
 
     def __contains__(self, table: object) -> bool:
-        return table in self._source
+        return table in self._source or table in self._static
 
     def same(self, other: object, table: str) -> bool:
         """True when ``table`` certainly has the same rows in ``other`` (its source's data is

@@ -52,3 +52,15 @@ def test_unknown_tables_fail_as_a_mapping_does() -> None:
     d.reset(0)
     snap = d.probe.snapshot()
     assert "no/such" not in snap and snap.get("no/such") is None
+
+
+def test_a_static_table_is_readable_from_a_snapshot_but_not_listed() -> None:
+    """A catalogue never changes in an episode: a task may read its start from the
+    snapshot, and damage checks, which iterate the snapshot, leave it out."""
+    d = PhoneWorldDevice()
+    d.reset(0)
+    snap = d.probe.snapshot()
+    static = d.probe.static_tables()
+    assert "shopping/products" in static and "shopping/products" not in list(snap)
+    assert "shopping/products" in snap
+    assert snap["shopping/products"] == d.probe.query("shopping/products")
