@@ -25,6 +25,7 @@ from phoneworld_gym.tasks.food.common import (
     order_dish,
     order_line,
     pick_line,
+    requested,
     to_home,
 )
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
@@ -185,16 +186,15 @@ class CrossAppFoodChatRequest(Task):
                                   "status": "Preparing"}),
             added("food/order_items", order_line(p["dish_id"], p["size"], "", 1)))
 
-    def _run(self, device: Device, size: str) -> Iterator[Action]:
-        p = self.params
-        yield from open_chat(device, p["name"])
-        if p["dish"] not in last_text(device):
-            raise OracleError("the request is not the newest message")
-        yield from order_dish(device, p["dish"], p["restaurant"], size)
+    def _run(self, device: Device, size: str | None) -> Iterator[Action]:
+        """Order what the chat's newest message asks for (in ``size`` when given)."""
+        yield from open_chat(device, self.params["name"])
+        _, asked, dish, restaurant = requested(last_text(device), " on Food?")
+        yield from order_dish(device, dish, restaurant, size or asked)
         yield from checkout(device, address="Home")
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["size"])
+        yield from self._run(device, None)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -13,6 +13,7 @@ tasks run on PhoneWorld only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +27,12 @@ from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, t
 TIPS: tuple[float, ...] = (0.0, 2.0, 3.0, 5.0)
 DEFAULT_TIP = 3.0
 ADDRESSES: tuple[str, ...] = ("Home", "Work")
+#: the sizes an options sheet offers, as it spells them (a request writes them in lower case)
+SIZE_NAMES: tuple[str, ...] = ("Small", "Medium", "Large", "Regular", "Single", "Double",
+                               "6 pieces", "12 pieces", "Family size")
+#: how a request spells a count of dishes
+COUNT_WORDS: dict[str, int] = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+                               "six": 6}
 
 
 def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
@@ -185,6 +192,19 @@ def place(device: Device) -> Iterator[Action]:
     yield tap(device, rid="place_order")
     if find(device, rid="place_order") is not None:
         yield tap(device, rid="place_order")
+
+
+def requested(text: str, tail: str) -> tuple[int, str, str, str]:
+    """(count, size, dish, restaurant) of a request read in a message, "... order one large
+    Margherita Pizza each from Luigi's on Food?" (``tail`` is what follows the restaurant,
+    " on Food?"); ``OracleError`` when the message asks for no dish."""
+    sizes = "|".join(re.escape(s.lower()) for s in SIZE_NAMES)
+    m = re.search(rf"order (?:me )?(\w+) ({sizes}) (.+?)(?: each)? from (.+?){re.escape(tail)}",
+                  text)
+    if m is None or m.group(1) not in COUNT_WORDS:
+        raise OracleError(f"no dish asked for in {text!r}")
+    size = next(s for s in SIZE_NAMES if s.lower() == m.group(2))
+    return COUNT_WORDS[m.group(1)], size, m.group(3), m.group(4)
 
 
 def order_line(dish_id: int, size: str, extras: str, qty: int) -> dict[str, Any]:

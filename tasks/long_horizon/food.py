@@ -7,6 +7,7 @@ Chat's tables are their own, so these run in PhoneWorld only."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,11 +21,13 @@ from phoneworld_gym.tasks.calendar.common import TODAY, create_event, epoch_ms
 from phoneworld_gym.tasks.chat.common import last_text, open_chat, opened, send_text
 from phoneworld_gym.tasks.clock.common import add_alarm
 from phoneworld_gym.tasks.food.common import (
+    COUNT_WORDS,
     checkout,
     new_rows,
     order_dish,
     order_line,
     pick_line,
+    requested,
 )
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
@@ -132,12 +135,17 @@ class LongHorizonFoodGroupLunch(Task):
                     p["chat_id"], [{"chat_id": p["chat_id"], "sender": "me", "type": "text",
                                     "body": _says(new["eta_text"] if new else "\x00")}]))
 
-    def _run(self, device: Device, qty: int) -> Iterator[Action]:
-        p = self.params
+    def _run(self, device: Device, fewer: int) -> Iterator[Action]:
+        """The whole errand, the dish and head count read off the group chat (``fewer``
+        dishes than people)."""
         yield from open_chat(device, FRIENDS)
-        if p["dish"] not in last_text(device):
+        text = last_text(device)
+        m = re.search(r"We'll be (\w+) of us", text)
+        if m is None or m.group(1) not in COUNT_WORDS:
             raise OracleError("the lunch request is not the newest message")
-        yield from order_dish(device, p["dish"], p["restaurant"], p["size"], (), qty)
+        each, size, dish, restaurant = requested(text, " on Food?")
+        qty = each * COUNT_WORDS[m.group(1)] - fewer
+        yield from order_dish(device, dish, restaurant, size, (), qty)
         yield from checkout(device, address="Home")
         eta = _eta_of(device)
         yield from create_event(device, "Lunch delivery", eta.date(), eta.time(),
@@ -147,12 +155,12 @@ class LongHorizonFoodGroupLunch(Task):
         yield from send_text(device, f"Ordered! The food arrives at {shown}")
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["people"])
+        yield from self._run(device, 0)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Orders one too few: the friends only, forgetting the owner."""
-        yield from self._run(device, self.params["people"] - 1)
+        yield from self._run(device, 1)
         yield Action("status", goal_status="complete")
 
 
@@ -217,9 +225,8 @@ class LongHorizonFoodTeamLunch(Task):
     def _run(self, device: Device, address: str) -> Iterator[Action]:
         p = self.params
         yield from open_thread(device, p["name"])
-        if p["dish"] not in last_received(device):
-            raise OracleError("the lunch request is not the newest text")
-        yield from order_dish(device, p["dish"], p["restaurant"], p["size"], (), p["qty"])
+        qty, size, dish, restaurant = requested(last_received(device), " to the office?")
+        yield from order_dish(device, dish, restaurant, size, (), qty)
         yield from checkout(device, address=address)
         eta = _eta_of(device)
         yield from add_alarm(device, eta.hour, eta.minute)

@@ -13,6 +13,7 @@ Recipes', Expenses' and Tasks' tables are their own, so these run in PhoneWorld 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,6 +51,17 @@ TEXTED = dt.datetime(2026, 3, 14, 10, 12, tzinfo=dt.timezone.utc)
 
 def _clock(hour: int) -> str:
     return f"{hour % 12 or 12} {'PM' if hour >= 12 else 'AM'}"
+
+
+_POTLUCK = re.compile(r"on (\w+, \w+ \d+) at (\d{1,2} [AP]M)! Could you bring (.+)\? "
+                      r"We'll be (\d+) people")
+_GROCERIES = re.compile(r"run on (\w+, \w+ \d+), \$([\d,]+\.\d\d) in total\. Your half is "
+                        r"\$([\d,]+\.\d\d), could you pay me back by (\w+, \w+ \d+)\?")
+
+
+def _day(words: str) -> dt.date:
+    """"Saturday, March 21" (this year) as a date."""
+    return dt.datetime.strptime(f"{words} {TODAY.year}", "%A, %B %d %Y").date()
 
 
 @register_task
@@ -123,24 +135,28 @@ class LongHorizonPotluck(Task):
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
                           "body": same_text("Count me in")}))
 
-    def _run(self, device: Device, guests: int) -> Iterator[Action]:
+    def _run(self, device: Device, servings: int | None) -> Iterator[Action]:
+        """The whole errand, with the dish, guests, day and hour read off the invitation
+        (``servings`` overrides the number of guests)."""
         p = self.params
         yield from open_thread(device, p["name"])
-        if p["recipe"] not in last_received(device):
+        m = _POTLUCK.search(last_received(device))
+        if m is None:
             raise OracleError("the invitation is not the newest text")
-        yield from open_recipe(device, p["recipe"])
+        day, hour, recipe, guests = m.group(1), m.group(2), m.group(3), int(m.group(4))
+        yield from open_recipe(device, recipe)
         yield tap(device, desc="Save to favourites")
-        yield from set_servings(device, guests)
+        yield from set_servings(device, guests if servings is None else servings)
         yield from scroll_to(device, rid="add_to_list")
         yield tap(device, rid="add_to_list")
-        s = self._start()
+        s = dt.datetime.combine(_day(day), dt.datetime.strptime(hour, "%I %p").time())
         yield from create_event(device, f"Potluck at {p['first']}'s", s.date(), s.time(),
                                 (s + dt.timedelta(hours=3)).time())
         yield from open_thread(device, p["name"])
         yield from type_and_send(device, "Count me in")
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["guests"])
+        yield from self._run(device, None)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -212,27 +228,31 @@ class LongHorizonGroceryHalf(Task):
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
                           "body": same_text("Logged it, thanks!")}))
 
-    def _run(self, device: Device, amount: str) -> Iterator[Action]:
+    def _run(self, device: Device, whole: bool) -> Iterator[Action]:
+        """The whole errand, with the day, the amounts and the due day read off the text
+        (``whole`` logs the total instead of the half)."""
         p = self.params
         yield from open_thread(device, p["name"])
-        if p["half"] not in last_received(device):
+        m = _GROCERIES.search(last_received(device))
+        if m is None:
             raise OracleError("the grocery text is not the newest")
-        yield from add_entry(device, amount, "Groceries", f"Groceries with {p['first']}",
-                             dt.date.fromisoformat(p["date"]))
+        shop, total, half, due = m.group(1), m.group(2), m.group(3), m.group(4)
+        yield from add_entry(device, (total if whole else half).replace(",", ""), "Groceries",
+                             f"Groceries with {p['first']}", _day(shop))
         yield from open_list(device, "My Tasks")
         yield tap(device, desc="Create new task")
         yield type_into(device, f"Pay {p['first']} back", rid="task_title_edit")
-        yield from pick_due(device, dt.date.fromisoformat(p["due"]))
+        yield from pick_due(device, _day(due))
         yield tap(device, text="High", rid="priority_option")
         yield tap(device, text="Save", rid="save")
         yield from open_thread(device, p["name"])
         yield from type_and_send(device, "Logged it, thanks!")
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from self._run(device, self.params["half"])
+        yield from self._run(device, False)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Everything right but the whole bill logged instead of the half."""
-        yield from self._run(device, self.params["total"])
+        yield from self._run(device, True)
         yield Action("status", goal_status="complete")
