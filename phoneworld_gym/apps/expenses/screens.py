@@ -157,9 +157,11 @@ def main(ctx: Ctx) -> View | Page:
     body = Column([
         w.app_bar("Expenses", theme=th),
         month_switcher(ctx, month),
+        # the list spans the width; only the button keeps its margin from the edges
         Stack([Scroll(rows, offset=offset, on_scroll=on_scroll, rid="entry_list"),
-               w.fab("plus", "Add expense", ctx.go("edit", id=0, month=month), theme=th,
-                     rid="add_expense")], flex=1, padding=(0, 0, w.MARGIN, w.MARGIN)),
+               Stack([w.fab("plus", "Add expense", ctx.go("edit", id=0, month=month),
+                            theme=th, rid="add_expense")],
+                     padding=(0, 0, w.MARGIN, w.MARGIN))], flex=1),
         nav(ctx, "main"),
     ], bg=th.surface)
     return Page(body)
