@@ -29,7 +29,7 @@ class SettingsMuteApp(Task):
     apps = ("settings",)
     difficulty = "easy"
     tags = ("toggle",)
-    optimal_steps = 6
+    optimal_steps = 7
     may_change = ("settings_app/notifications",)
     params_schema = {"app": str, "name": str}
     template = "Turn off notifications from the {app} app."
