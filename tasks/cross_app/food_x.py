@@ -179,7 +179,7 @@ class CrossAppFoodChatRequest(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        rid = next(int(r["_id"]) for r in device.probe.query("food/restaurants")
+        rid = next(int(r["_id"]) for r in self.before("food/restaurants")
                    if r["name"] == p["restaurant"])
         return self.expect(
             added("food/orders", {"restaurant_id": rid, "address_label": "Home",

@@ -75,7 +75,7 @@ class CrossAppRecipeToNote(Task):
                 "servings": other_servings(rng, int(r["servings"]))}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        r = by_id(recipes(device.probe))[self.params["id"]]
+        r = by_id(self.before("recipes/recipes"))[self.params["id"]]
         return self.expect(added("notes/notes", {"title": same_text(self.params["recipe"]),
                                                  "body": _lists(r, self.params["servings"])}))
 

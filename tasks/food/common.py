@@ -79,8 +79,16 @@ def dish_price(probe: Probe, dish_id: int, size: str = "", extras: tuple[str, ..
                ) -> float:
     """A dish's price with a size and extras, from the static ``food/menu`` and
     ``food/options`` tables."""
-    base = next(float(d["price"]) for d in probe.query("food/menu") if d["_id"] == dish_id)
-    adds = {(o["kind"], o["name"]): float(o["price"]) for o in probe.query("food/options")
+    return price_of(probe.query("food/menu"), probe.query("food/options"), dish_id, size,
+                    extras)
+
+
+def price_of(menu: list[Row], options: list[Row], dish_id: int, size: str = "",
+             extras: tuple[str, ...] = ()) -> float:
+    """A dish's price with a size and extras, from rows of ``food/menu`` and
+    ``food/options`` (a task's start state, say)."""
+    base = next(float(d["price"]) for d in menu if d["_id"] == dish_id)
+    adds = {(o["kind"], o["name"]): float(o["price"]) for o in options
             if o["dish_id"] == dish_id}
     return round(base + (adds[("size", size)] if size else 0.0)
                  + sum(adds[("extra", e)] for e in extras), 2)

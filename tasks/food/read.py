@@ -22,6 +22,7 @@ from phoneworld_gym.tasks.food.common import (
     live_order,
     option_index,
     orderable,
+    price_of,
     restaurants,
     split,
     to_home,
@@ -96,7 +97,8 @@ class FoodDishPrice(Task):
 
     def expected_answer(self, device: Device) -> Any:
         p = self.params
-        return dish_price(device.probe, p["dish_id"], p["size"])
+        return price_of(self.before("food/menu"), self.before("food/options"), p["dish_id"],
+                        p["size"])
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from find_dish(device, self.params["dish"], self.params["restaurant"])

@@ -123,7 +123,7 @@ class LongHorizonFoodGroupLunch(Task):
         p = self.params
         new = _new_order(self, device)
         eta = dt.datetime.fromisoformat(new["eta"]) if new else dt.datetime(1970, 1, 2)
-        rid = next(int(r["_id"]) for r in device.probe.query("food/restaurants")
+        rid = next(int(r["_id"]) for r in self.before("food/restaurants")
                    if r["name"] == p["restaurant"])
         return self.expect(
             added("food/orders", {"restaurant_id": rid, "address_label": "Home",
@@ -211,7 +211,7 @@ class LongHorizonFoodTeamLunch(Task):
         p = self.params
         new = _new_order(self, device)
         eta = dt.datetime.fromisoformat(new["eta"]) if new else dt.datetime(1970, 1, 2)
-        rid = next(int(r["_id"]) for r in device.probe.query("food/restaurants")
+        rid = next(int(r["_id"]) for r in self.before("food/restaurants")
                    if r["name"] == p["restaurant"])
         return self.expect(
             added("food/orders", {"restaurant_id": rid, "address_label": "Work",

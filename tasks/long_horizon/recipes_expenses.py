@@ -124,7 +124,7 @@ class LongHorizonPotluck(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        r = by_id(recipes(device.probe))[p["id"]]
+        r = by_id(self.before("recipes/recipes"))[p["id"]]
         s = self._start()
         return self.expect(
             added("recipes/favorites", {"_id": p["id"]}),

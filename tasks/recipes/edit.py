@@ -109,7 +109,7 @@ class RecipesShopForServings(Task):
                 "servings": other_servings(rng, int(r["servings"]))}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        r = by_id(recipes(device.probe))[self.params["id"]]
+        r = by_id(self.before("recipes/recipes"))[self.params["id"]]
         return self.expect(added("recipes/shopping_list",
                                  *list_rows(r, self.params["servings"])))
 
@@ -154,7 +154,7 @@ class RecipesShopExceptHave(Task):
                 "servings": other_servings(rng, int(r["servings"])), "item": item}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        r = by_id(recipes(device.probe))[self.params["id"]]
+        r = by_id(self.before("recipes/recipes"))[self.params["id"]]
         return self.expect(added("recipes/shopping_list",
                                  *list_rows(r, self.params["servings"],
                                             skip=self.params["item"])))
