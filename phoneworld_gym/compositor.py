@@ -430,6 +430,10 @@ class Compositor:
                 return
             stack = w.stacks.setdefault(app.name, [])
             if self._opens(app, note.get("screen")):
+                if not stack and note["screen"] != app.main_screen:
+                    # a synthesized back stack, as TaskStackBuilder gives a notification's
+                    # activity: back returns to the app's main screen, not home
+                    stack.append({"screen": app.main_screen, "args": {}, "state": {}})
                 stack.append({"screen": note["screen"], "args": dict(note.get("args", {})),
                               "state": {}})
             elif not stack:

@@ -54,6 +54,10 @@ def test_calendar_reminder_opens_the_event(seed):
     assert text_of(d, rid="event_title") == event["title"]
     assert text_of(d, rid="event_reminder") == "10 minutes before"
     assert not [n for n in d.world.notifications if n["app"] == "calendar"]
+    # back goes to the app's main screen underneath (a synthesized back stack), not home
+    d.execute(Action("navigate_back"))
+    assert d.probe.foreground_app() == "com.phoneworld.calendar"
+    assert d.world.stacks["calendar"][-1]["screen"] == d.apps["calendar"].main_screen
 
 
 def test_calendar_posts_nothing_without_an_upcoming_reminder():
