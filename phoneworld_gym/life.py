@@ -155,4 +155,9 @@ def generate(seed: int, n_people: int = 24) -> Life:
             order.append(pair)
     people = tuple(_person(rng, f, last, i + 1, with_home=bool(rng.random() < 0.75))
                    for i, (f, last) in enumerate(order))
-    return Life(seed=int(seed), owner=owner, work=random_address(rng), people=people)
+    # work is in the owner's town (another street), as for most people: rides, deliveries
+    # and directions between home and work stay local
+    w = random_address(rng)
+    home = owner.home
+    work = w if home is None else Address(w.street, home.city, home.state, home.zip)
+    return Life(seed=int(seed), owner=owner, work=work, people=people)
