@@ -28,7 +28,9 @@ The policy, rule by rule (every list is a constructor argument; see ``docs/real-
 ``purchase``
     No purchases: a tap whose finger lands on a node labelled with one of
     :attr:`~SafetyGuard.purchase_words` (``Place order``, ``Buy now``, ``Pay`` ...; whole
-    words, any case, in any app).
+    words, any case, in any app). Only labels a control could carry count (at most
+    :data:`MAX_CONTROL_LABEL` characters): a conversation whose preview says "could you pay
+    me back" is not a pay button.
 
 ``destructive``
     No uninstalling, factory reset or data wipes: a tap on a node labelled with one of
@@ -78,6 +80,9 @@ SETTINGS_PACKAGES: tuple[str, ...] = (
     "com.android.settings", "com.android.settings.intelligence",
     "com.samsung.android.settings",
 )
+#: the longest label a button or menu item carries; longer text (a message preview, a
+#: description) is read, not pressed, as far as the purchase rule goes
+MAX_CONTROL_LABEL = 60
 PURCHASE_WORDS: tuple[str, ...] = (
     "place order", "place your order", "buy", "buy now", "pay", "pay now", "purchase",
     "complete purchase", "confirm purchase", "confirm payment", "1-click",
@@ -331,7 +336,9 @@ class SafetyGuard:
         pkg = screen.package
         for n in reversed(nodes):  # innermost first
             for label in n.labels:
-                word = has_phrase(label, self.purchase_words)
+                # a control's label, not a message or a description that mentions paying
+                word = has_phrase(label, self.purchase_words) \
+                    if len(label) <= MAX_CONTROL_LABEL else None
                 if word:
                     return "purchase", f"a tap on {label!r} looks like a purchase " \
                                        f"({word!r} is a purchase word)"

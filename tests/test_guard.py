@@ -21,7 +21,8 @@ SHOP = "com.example.shop"
 
 
 #: apps where a tap may pay for something (the shop and the super-app's paying mini-apps)
-PAYING_APPS = {"shopping", "bills", "coffee", "movies", "bike", "splitbill", "parcel"}
+PAYING_APPS = {"shopping", "bills", "coffee", "movies", "bike", "splitbill", "parcel", "bank",
+               "food", "rides", "travel"}
 
 def node(text: str = "", desc: str = "", rid: str = "", cls: str = "android.widget.TextView",
          bounds: tuple[int, int, int, int] = (0, 0, 100, 100), clickable: bool = True,
@@ -224,3 +225,16 @@ def test_every_oracle_passes_the_guard_except_purchases_and_texts() -> None:
         # the guard is cautious in apps that take payments: opening "Pay Bills" is refused too
         assert "purchase" not in rules or set(apps) & PAYING_APPS, (task_id, rules)
         assert "calls" not in rules or "messages" in apps, (task_id, rules)
+
+
+def test_a_message_that_mentions_paying_is_not_a_pay_button() -> None:
+    """The purchase rule reads controls' labels: a long conversation preview that asks to be
+    paid back is tapped through; a short "Pay" button in the same screen is refused."""
+    g = SafetyGuard()
+    preview = ("Kenji, I did our grocery run on Saturday, $115.62 in total. Your half is $57.81, "
+               "could you pay me back by Sunday?")
+    xml = screen("com.google.android.apps.messaging", {"text": preview})
+    assert g.check(tap(xml, preview), xml) == ""
+    xml = screen("com.google.android.apps.messaging", {"text": "Pay"})
+    why = g.check(tap(xml, "Pay"), xml)
+    assert "refused by the safety guard (purchase)" in why

@@ -181,7 +181,8 @@ class ExpensesSetBudget(Task):
     split = "test"
     optimal_steps = 6
     may_change = ("expenses/budgets",)
-    params_schema = {"month": str, "label": str, "amount": int}
+    # amount as text, like the other Expenses templates' (vector envs merge infos by key)
+    params_schema = {"month": str, "label": str, "amount": str}
     template = "Set my {label} budget to ${amount} in Expenses."
     paraphrases = {
         "test": ("I want to spend at most ${amount} in {label}. Make that the month's budget.",
@@ -193,7 +194,7 @@ class ExpensesSetBudget(Task):
         month = choice(rng, [MARCH, "2026-04"])
         have = {r["month"]: float(r["amount"]) for r in probe.query("expenses/budgets")}
         amount = choice(rng, [a for a in range(800, 3050, 50) if a != have.get(month)])
-        return {"month": month, "label": month_label(month), "amount": amount}
+        return {"month": month, "label": month_label(month), "amount": str(amount)}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
