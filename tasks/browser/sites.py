@@ -275,6 +275,7 @@ class BrowserNewsletterSignup(Task):
     id = "BrowserNewsletterSignup"
     apps = ("browser",)
     difficulty = "medium"
+    split = "test"
     tags = ("form",)
     optimal_steps = 8
     may_change = ("browser/forms",)

@@ -117,6 +117,7 @@ class CalendarMoveEvent(Task):
     id = "CalendarMoveEvent"
     apps = ("calendar",)
     difficulty = "medium"
+    split = "test"
     tags = ("form",)
     optimal_steps = 9
     may_change = ("calendar",)

@@ -100,6 +100,7 @@ class ClockAddRepeatingAlarm(Task):
     id = "ClockAddRepeatingAlarm"
     apps = ("clock",)
     difficulty = "hard"
+    split = "test"
     tags = ("form", "picker", "chips")
     optimal_steps = 10
     may_change = ("alarms",)

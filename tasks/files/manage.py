@@ -49,6 +49,7 @@ class FilesRename(_OneFile):
     id = "FilesRename"
     apps = ("files",)
     difficulty = "easy"
+    split = "test"
     tags = ("form",)
     optimal_steps = 6
     params_schema = {"name": str, "new_name": str}

@@ -89,6 +89,7 @@ class NotesChecklist(Task):
     id = "NotesChecklist"
     apps = ("notes",)
     difficulty = "medium"
+    split = "test"
     tags = ("form",)
     optimal_steps = 7
     may_change = ("notes/notes", "notes/items")

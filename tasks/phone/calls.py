@@ -168,6 +168,7 @@ class PhoneBlockCaller(Task):
     id = "PhoneBlockCaller"
     apps = ("phone",)
     difficulty = "medium"
+    split = "test"
     tags = ("long-press",)
     optimal_steps = 5
     may_change = ("phone/blocked",)
