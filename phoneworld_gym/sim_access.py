@@ -39,17 +39,39 @@ class PhoneWorldProbe:
 
     def __init__(self, device: Any):
         self._device = device
+        self._index_key: tuple[int, int] | None = None
+        self._owners: dict[str, Any] = {}
+        self._tables: list[str] = []
+        self._static: list[str] = []
 
     @property
     def _world(self) -> World:
         w: World = self._device.world
         return w
 
+    def _index(self) -> None:
+        """Which app serves each table, and the table lists, computed once per set of
+        installed apps (every snapshot and reset asks)."""
+        apps = self._device.apps
+        key = (id(apps), len(apps))
+        if key == self._index_key:
+            return
+        owners: dict[str, Any] = {}
+        names = set(COMMON_TABLES)
+        static: set[str] = set()
+        for app in apps.values():
+            for t in app.providers:
+                owners.setdefault(t, app)
+                if t in app.static_tables:
+                    static.add(t)
+                elif t not in app.byproduct_tables:
+                    names.add(t)
+        self._owners, self._tables, self._static = owners, sorted(names), sorted(static)
+        self._index_key = key
+
     def _owner(self, table: str) -> App | None:
-        for app in self._device.apps.values():
-            if table in app.providers:
-                return app  # type: ignore[no-any-return]
-        return None
+        self._index()
+        return self._owners.get(table)  # type: ignore[no-any-return]
 
     def query(self, table: str) -> list[Row]:
         w = self._world
@@ -74,11 +96,8 @@ class PhoneWorldProbe:
         return copy_data(app.providers[table](store))  # type: ignore[no-any-return]
 
     def tables(self) -> list[str]:
-        names = {t for t in COMMON_TABLES}
-        for app in self._device.apps.values():
-            names.update(t for t in app.providers
-                         if t not in app.static_tables and t not in app.byproduct_tables)
-        return sorted(names)
+        self._index()
+        return list(self._tables)
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self, self.tables())
@@ -86,8 +105,8 @@ class PhoneWorldProbe:
     def static_tables(self) -> list[str]:
         """Tables that never change in an episode (a shop's catalogue): readable, left out of
         :meth:`tables` and so of damage checks."""
-        return sorted(t for app in self._device.apps.values() for t in app.static_tables
-                      if t in app.providers)
+        self._index()
+        return list(self._static)
 
     def source_of(self, table: str) -> str:
         """Where ``table``'s rows come from: ``"settings"``, ``"system"`` (the phone's own
