@@ -7,8 +7,10 @@ measured on held-out episode seeds (never used for training), every ``--eval-eve
 with the greedy (deterministic, masked) policy; the curve goes to ``--plot``.
 
 ``--bc-episodes N`` first fits the policy (and value) to N oracle episodes per task played
-through the same ``Discrete`` space (behaviour cloning, seeds apart from the evaluation ones),
-then runs PPO from there; the curve then has two points at step 0, before and after it.
+through the same ``Discrete`` space (behaviour cloning with
+:mod:`phoneworld_gym.baselines.bc`, demo seeds from ``bc.DEMO_SEED0``, apart from the
+evaluation ones from ``bc.EVAL_SEED0``), then runs PPO from there; the curve then has two
+points at step 0, before and after it.
 Without it the run is pure RL from a random policy::
 
     python examples/train_ppo.py                       # the default family, 30k steps, pure RL
@@ -30,14 +32,11 @@ import gymnasium as gym
 import numpy as np
 
 import phoneworld_gym  # noqa: F401 (registers the PhoneWorld ids)
-from phoneworld_gym.baselines.sb3 import ElementActions, ElementPolicy
+from phoneworld_gym.baselines.bc import EVAL_SEED0, behaviour_clone, collect_demos, make_model
+from phoneworld_gym.baselines.sb3 import ElementActions
 
 #: short look-ups (2-3 oracle steps: open the app, maybe open a row, answer), one per app
 DEFAULT_TASKS = ("ClockEarliestAlarm", "MessagesLastFrom", "ShoppingCartCount")
-#: evaluation seeds start here; training seeds are ``--seed`` + worker index
-EVAL_SEED0 = 1_000_000
-#: oracle demonstrations (``--bc-episodes``) use seeds from here
-DEMO_SEED0 = 2_000_000
 
 
 def make_env(tasks: Sequence[str], **wrapper_kw: Any) -> ElementActions:
@@ -66,65 +65,6 @@ def evaluate(model: Any, env: ElementActions, tasks: Sequence[str], episodes: in
         out[tid] = wins / episodes
     out["all"] = float(np.mean([out[t] for t in tasks]))
     return out
-
-
-def oracle_demos(env: ElementActions, tasks: Sequence[str], episodes: int, gamma: float,
-                 seed0: int = DEMO_SEED0) -> dict[str, Any]:
-    """Observations, actions, masks and discounted returns of the tasks' oracles played
-    through the Discrete space, ``episodes`` per task on seeds ``seed0 + k`` (apart from the
-    evaluation seeds). An episode whose oracle the space cannot say (an answer no element
-    shows) or that fails is left out."""
-    obs_rows: list[dict[str, np.ndarray]] = []
-    actions: list[int] = []
-    masks: list[np.ndarray] = []
-    returns: list[float] = []
-    for tid in tasks:
-        for k in range(episodes):
-            obs, _ = env.reset(seed=seed0 + k, options={"task": tid})
-            rows: list[tuple[dict[str, np.ndarray], int, np.ndarray]] = []
-            info: dict[str, Any] = {}
-            for act in env.unwrapped.oracle():  # type: ignore[attr-defined]
-                a = env.encode(act)
-                if a is None or not env.action_masks()[a]:
-                    break
-                rows.append((obs, a, env.action_masks()))
-                obs, _, _, _, info = env.step(a)
-            if not info.get("success"):
-                continue
-            for t, (o, a, m) in enumerate(rows):
-                obs_rows.append(o)
-                actions.append(a)
-                masks.append(m)
-                returns.append(gamma ** (len(rows) - 1 - t))
-    if not actions:
-        raise ValueError(f"no oracle episode of {list(tasks)} can be played in the space")
-    return {"obs": {k: np.stack([o[k] for o in obs_rows]) for k in obs_rows[0]},
-            "actions": np.array(actions), "masks": np.stack(masks),
-            "returns": np.array(returns, dtype=np.float32)}
-
-
-def pretrain(model: Any, demos: dict[str, Any], epochs: int, batch: int = 64) -> float:
-    """Behaviour cloning: fit the policy to the demos' actions (masked log-likelihood) and the
-    value to their returns, with the model's own optimizer. Returns the last loss."""
-    import torch
-
-    policy = model.policy
-    n = len(demos["actions"])
-    rng = np.random.default_rng(0)
-    loss_value = float("nan")
-    for _ in range(epochs):
-        for idx in np.array_split(rng.permutation(n), max(1, n // batch)):
-            obs = policy.obs_to_tensor({k: v[idx] for k, v in demos["obs"].items()})[0]
-            actions = torch.as_tensor(demos["actions"][idx])
-            values, log_prob, _ = policy.evaluate_actions(obs, actions,
-                                                          action_masks=demos["masks"][idx])
-            target = torch.as_tensor(demos["returns"][idx])
-            loss = -log_prob.mean() + 0.5 * (values.flatten() - target).pow(2).mean()
-            policy.optimizer.zero_grad()
-            loss.backward()
-            policy.optimizer.step()
-            loss_value = float(loss.detach())
-    return loss_value
 
 
 def plot(curve: list[dict[str, Any]], tasks: Sequence[str], path: str, title: str) -> None:
@@ -174,7 +114,6 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         p.error("--steps, --n-envs, --eval-every and --eval-episodes must be positive")
 
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
@@ -184,9 +123,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     venv = make_vec_env(make_env, n_envs=args.n_envs, seed=args.seed,
                         env_kwargs={"tasks": tasks},
                         vec_env_cls=SubprocVecEnv if args.subproc else DummyVecEnv)
-    model = MaskablePPO(ElementPolicy, venv, n_steps=128, batch_size=128, n_epochs=8,
-                        learning_rate=5e-4, gamma=0.95, ent_coef=0.01, seed=args.seed,
-                        policy_kwargs=eval_env.policy_kwargs(), verbose=0)
+    model = make_model(eval_env, seed=args.seed, venv=venv)
     curve: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     train_time = [0.0]
@@ -220,9 +157,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     bc: dict[str, Any] = {}
     if args.bc_episodes > 0:
         t = time.perf_counter()
-        demos = oracle_demos(eval_env, tasks, args.bc_episodes, model.gamma)
-        bc = {"episodes_per_task": args.bc_episodes, "samples": len(demos["actions"]),
-              "loss": round(pretrain(model, demos, args.bc_epochs), 4)}
+        demos = collect_demos(eval_env, tasks, args.bc_episodes, model.gamma)
+        bc = {"episodes_per_task": args.bc_episodes, "samples": len(demos),
+              "loss": round(behaviour_clone(model, demos, args.bc_epochs)[-1], 4)}
         train_time[0] += time.perf_counter() - t
         print(f"behaviour cloning on {bc['samples']} oracle steps: loss {bc['loss']}")
         point(0)
