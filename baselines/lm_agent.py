@@ -39,6 +39,8 @@ from phoneworld_gym.baselines.prompt import (
     MAX_HISTORY,
     Turn,
     build_messages,
+    candidate_actions,
+    format_action,
     messages_to_prompt,
     parse_action,
 )
@@ -168,12 +170,17 @@ class LocalModel:
     # -- generation ---------------------------------------------------------------------
     def generate(self, messages: Sequence[Mapping[str, Any]] | str, *,
                  max_new_tokens: int = 96, temperature: float = 0.0,
-                 seed: int | None = None) -> Completion:
+                 seed: int | None = None, allowed: Sequence[str] | None = None
+                 ) -> Completion:
         """Complete ``messages`` (or a ready prompt string). ``temperature`` 0 is greedy;
         otherwise sampling, seeded by ``seed`` when given. Images in the messages need a VLM
         (``ValueError`` otherwise). A prompt too long for the model's context loses tokens
         from its middle (the first quarter of the room is kept, then the end); ``truncated``
-        says how many."""
+        says how many.
+
+        ``allowed`` constrains the completion to one of these texts followed by the end
+        token (a token trie masks every other token at each step); the model still picks
+        which, token by token, greedily or by sampling."""
         import torch
 
         if max_new_tokens < 1:
@@ -214,6 +221,16 @@ class LocalModel:
                 torch.manual_seed(seed)
         else:
             kw.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        if allowed is not None:
+            trie = self.token_trie(allowed)
+            start = int(inputs["input_ids"].shape[1])
+            eos_id = self.tokenizer.eos_token_id
+
+            def allowed_tokens(batch_id: int, ids: Any) -> list[int]:
+                return trie.get(tuple(ids[start:].tolist()), [eos_id])
+
+            kw["prefix_allowed_tokens_fn"] = allowed_tokens
+            kw["max_new_tokens"] = max(max_new_tokens, max(len(k) for k in trie) + 1)
         with torch.no_grad():
             out = self.model.generate(**inputs, **kw)
         prompt_ids = inputs["input_ids"][0].tolist()
@@ -223,6 +240,20 @@ class LocalModel:
             ids = ids[:ids.index(eos) + 1]
         text = self.tokenizer.decode(ids, skip_special_tokens=True)
         return Completion(prompt, prompt_ids, text, ids, truncated)
+
+
+    def token_trie(self, texts: Sequence[str]) -> dict[tuple[int, ...], list[int]]:
+        """For constrained decoding: each token prefix of ``texts`` (each followed by the end
+        token) -> the tokens that may follow it."""
+        if not texts:
+            raise ValueError("allowed must hold at least one completion text")
+        eos = self.tokenizer.eos_token_id
+        nexts: dict[tuple[int, ...], set[int]] = {}
+        for text in texts:
+            ids = list(self.tokenizer(text, add_special_tokens=False)["input_ids"]) + [eos]
+            for k in range(len(ids)):
+                nexts.setdefault(tuple(ids[:k]), set()).add(ids[k])
+        return {k: sorted(v) for k, v in nexts.items()}
 
 
 def _text_only(message: Mapping[str, Any]) -> str:
@@ -254,6 +285,13 @@ def apply_lora(model: Any, lora: Any) -> Any:
                      f"got {type(lora).__name__}")
 
 
+def launcher_apps() -> list[str]:
+    """The labels of PhoneWorld's launcher apps (what ``open_app`` names)."""
+    import phoneworld_gym
+
+    return [a.label for a in phoneworld_gym.list_apps() if a.kind == "app"]
+
+
 class LMAgent:
     """A language-model agent: prompt from goal, history and screen; generate; parse.
 
@@ -267,6 +305,11 @@ class LMAgent:
         screenshots: give the model the screenshot too (VLMs only).
         max_history: how many previous actions the prompt shows.
         seed: seeds sampling (each step draws from ``seed`` and the step's number).
+        constrained: let the model write only one of the screen's candidate actions
+            (:func:`~phoneworld_gym.baselines.prompt.candidate_actions`), so every reply is
+            a valid action; off, the reply is free text parsed afterwards.
+        apps: the app names a constrained ``open_app`` may name (default: PhoneWorld's
+            launcher apps).
     """
 
     name = "lm"
@@ -274,7 +317,8 @@ class LMAgent:
     def __init__(self, model_path_or_objects: str | Path | LocalModel | tuple[Any, Any], *,
                  max_new_tokens: int = 96, temperature: float = 0.0, device: str = "cpu",
                  lora: Any = None, screenshots: bool = False,
-                 max_history: int = MAX_HISTORY, seed: int | None = 0):
+                 max_history: int = MAX_HISTORY, seed: int | None = 0,
+                 constrained: bool = False, apps: Sequence[str] | None = None):
         src = model_path_or_objects
         if isinstance(src, LocalModel):
             if lora is not None:
@@ -294,6 +338,8 @@ class LMAgent:
         self.screenshots = screenshots
         self.max_history = max_history
         self.seed = seed
+        self.constrained = constrained
+        self.apps = list(apps) if apps is not None else launcher_apps()
         self.goal = ""
         self.history: list[Turn] = []
         #: the last step: prompt, prompt_ids, completion, completion_ids, action, parsed
@@ -339,8 +385,14 @@ class LMAgent:
 
     def act(self, obs: Mapping[str, Any]) -> Action:
         """Generate, parse, and remember the step; an unparsable reply is a ``wait``."""
+        allowed = None
+        if self.constrained:
+            goal = self.goal or str(obs.get("goal", ""))
+            allowed = [format_action(a) for a in
+                       candidate_actions(goal, obs["a11y"], apps=self.apps)]
         done = self.lm.generate(self.messages(obs), max_new_tokens=self.max_new_tokens,
-                                temperature=self.temperature, seed=self._step_seed())
+                                temperature=self.temperature, seed=self._step_seed(),
+                                allowed=allowed)
         action = parse_action(done.text)
         parsed = action is not None
         self.stats["steps"] += 1

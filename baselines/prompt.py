@@ -282,3 +282,54 @@ def parse_action(text: str) -> Action | None:
             if action is not None:
                 return action
     return None
+
+
+# -- constrained decoding -------------------------------------------------------------------
+#: Numbers a constrained answer may give besides the screen's texts (counts, mostly).
+ANSWER_NUMBERS = tuple(str(n) for n in range(0, 31))
+#: Actions that take no element.
+_PLAIN = (Action("navigate_back"), Action("navigate_home"), Action("keyboard_enter"),
+          Action("wait"), Action("scroll", direction="down"), Action("scroll", direction="up"),
+          Action("status", goal_status="complete"), Action("status", goal_status="infeasible"))
+
+
+def candidate_actions(goal: str, elements: Sequence[UIElement] | str, *,
+                      apps: Sequence[str] = (), typed: Sequence[str] = (),
+                      answers: Sequence[str] = ANSWER_NUMBERS) -> list[Action]:
+    """Every action a constrained agent may choose on this screen, each once.
+
+    ``click`` and ``long_press`` on every element; ``input_text`` of each of ``typed`` (the
+    strings the agent may type: by default the goal's quoted and capitalised spans) into every
+    editable element; ``answer`` with each element's text, each goal span and each of
+    ``answers``; ``open_app`` for each of ``apps``; and the actions that take no element
+    (back, home, enter, wait, scroll up/down, complete, infeasible). Constrained decoding
+    (``LMAgent(constrained=True)``) lets the model write only one of these, so a small model
+    cannot emit a malformed action; which one it writes is still the model's choice.
+    """
+    from phoneworld_gym.baselines.sb3 import goal_values
+
+    if not isinstance(goal, str):
+        raise ValueError(f"goal must be a str, got {type(goal).__name__}")
+    if isinstance(elements, str):
+        elements = parse_ui_elements(elements)
+    spans = list(typed) if typed else goal_values(goal, max_values=4)
+    out: dict[str, Action] = {}
+
+    def add(action: Action) -> None:
+        out.setdefault(format_action(action), action)
+
+    for i, e in enumerate(elements):
+        add(Action("click", index=i))
+        add(Action("long_press", index=i))
+        if e.is_editable:
+            for text in spans:
+                add(Action("input_text", index=i, text=text, clear_text=True))
+    for a in _PLAIN:
+        add(a)
+    for name in apps:
+        add(Action("open_app", app_name=name))
+    texts = [e.text for e in elements if e.text] + spans + list(answers)
+    for text in texts:
+        if text.strip() and len(text) <= MAX_LABEL:
+            add(Action("answer", text=text))
+    return list(out.values())

@@ -403,3 +403,62 @@ def _screenshot_over_http(agent: LMAgent, obs: dict[str, Any], ids: list[int]) -
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_constrained_untrained_model_writes_only_the_screens_actions(
+        tiny: Path, env: gymnasium.Env) -> None:
+    """An untrained model emits noise freely; constrained, each reply is exactly one of the
+    screen's candidate actions (and so a real action, never the recorded no-op), and sampling
+    under the constraint is seeded like free sampling."""
+    from phoneworld_gym.baselines.prompt import candidate_actions
+
+    agent = LMAgent(tiny, max_new_tokens=8, constrained=True, temperature=1.0, seed=3)
+    obs, _ = env.reset(seed=0)
+    agent.reset(obs["goal"])
+    seen = []
+    for _ in range(4):
+        allowed = {format_action(a) for a in candidate_actions(obs["goal"], obs["a11y"],
+                                                               apps=agent.apps)}
+        action = agent.act(obs)
+        assert agent.last["parsed"] is True
+        assert agent.last["completion"] in allowed
+        assert format_action(action) == agent.last["completion"]
+        assert agent.last["completion_ids"][-1] == agent.tokenizer.eos_token_id
+        seen.append(agent.last["completion"])
+        obs, _, term, trunc, info = env.step(action)
+        agent.observe(info)
+        if term or trunc:
+            break
+    assert agent.stats["unparsable"] == 0
+    again = LMAgent(tiny, max_new_tokens=8, constrained=True, temperature=1.0, seed=3)
+    obs, _ = env.reset(seed=0)
+    again.reset(obs["goal"])
+    assert format_action(again.act(obs)) == seen[0]
+
+
+def test_candidate_actions_cover_the_oracles_steps() -> None:
+    """Every step the oracle takes on these tasks is among the candidates of its screen
+    (so constrained decoding can imitate it), and candidates hold no duplicates."""
+    from phoneworld_gym.baselines.lm_agent import launcher_apps
+    from phoneworld_gym.baselines.prompt import candidate_actions
+
+    apps = launcher_apps()
+    assert "Contacts" in apps and "Home" not in apps and "CityBike" not in apps
+    e = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
+    try:
+        for task in ("ContactsStar", "ContactsCountFavorites", "SettingsSwitch",
+                     "ClockEarliestAlarm", "MessagesDeleteThread"):
+            for seed in range(2):
+                obs, _ = e.reset(seed=seed, options={"task": task})
+                for action in e.unwrapped.oracle():
+                    cands = [format_action(a) for a in
+                             candidate_actions(obs["goal"], obs["a11y"], apps=apps)]
+                    assert len(cands) == len(set(cands))
+                    assert format_action(action) in cands, (task, seed, action)
+                    obs, _, term, trunc, _ = e.step(action)
+                    if term or trunc:
+                        break
+    finally:
+        e.close()
+    with pytest.raises(ValueError, match="goal must be a str"):
+        candidate_actions(None, "<hierarchy/>")  # type: ignore[arg-type]
