@@ -81,7 +81,13 @@ def trained_baseline(args: argparse.Namespace) -> str:
     held-out sets, print the tables and return them as Markdown."""
     import torch
 
-    from phoneworld_gym.baselines.bc import EVAL_SEED0, ElementAgent, space_config, train_bc
+    from phoneworld_gym.baselines.bc import (
+        DEMO_SEED0,
+        EVAL_SEED0,
+        ElementAgent,
+        space_config,
+        train_bc,
+    )
 
     torch.set_num_threads(args.threads)
     wall0, cpu0 = time.perf_counter(), cpu_seconds()
@@ -94,13 +100,14 @@ def trained_baseline(args: argparse.Namespace) -> str:
               f"steps, {args.bc_epochs} epochs, loss {report['loss_first']} -> "
               f"{report['loss_last']})"
               + (f", then {model.num_timesteps} MaskablePPO steps" if args.ppo_steps > 0 else ""))
-    print(f"\ntrained baseline 'bc' on {', '.join(BC_TASKS)}: {method}; "
+    name = "bc+ppo" if args.ppo_steps > 0 else "bc"
+    print(f"\ntrained baseline {name!r} on {', '.join(BC_TASKS)}: {method}; "
           f"{train_wall:.0f} s wall, {train_cpu:.0f} s CPU")
     config = space_config(space)
     seeds = list(range(EVAL_SEED0, EVAL_SEED0 + args.eval_episodes))
     counter = itertools.count(10_000)
-    parts = [f"## Trained baseline\n\n`bc`: {method}, on {', '.join(BC_TASKS)} "
-             f"(train wordings, demo seeds from 2,000,000; {train_wall:.0f} s wall, "
+    parts = [f"## Trained baseline\n\n`{name}`: {method}, on {', '.join(BC_TASKS)} "
+             f"(train wordings, demo seeds from {DEMO_SEED0:,}; {train_wall:.0f} s wall, "
              f"{train_cpu:.0f} s CPU). Evaluated greedily beside oracle and random on "
              f"{len(seeds)} held-out seeds per task ({seeds[0]:,} ..). The tasks' parameter "
              "pools are small, so a held-out episode can share a name with a demo; the test "
@@ -110,7 +117,8 @@ def trained_baseline(args: argparse.Namespace) -> str:
         env = gym.make("PhoneWorld/All-v0", obs_mode="a11y", split=split)
         results: list[EpisodeResult] = evaluate(env, OracleAgent, tasks, seeds)
         results += evaluate(env, lambda e: RandomAgent(seed=next(counter)), tasks, seeds)
-        results += evaluate(env, lambda e: ElementAgent(model, e, config), tasks, seeds)
+        results += evaluate(env, lambda e: ElementAgent(model, e, config, name=name), tasks,
+                            seeds)
         table = success_table(results)
         print(f"\n{title} (split {split!r}, {time.perf_counter() - t:.0f} s)\n{table}")
         parts.append(f"### {title}\n\n{table}")
@@ -126,7 +134,7 @@ def main() -> None:
                    help="oracle demo episodes per task for behaviour cloning")
     p.add_argument("--bc-epochs", type=int, default=30, help="passes over the demos")
     p.add_argument("--ppo-steps", type=int, default=0,
-                   help="MaskablePPO steps after behaviour cloning (0: none)")
+                   help="MaskablePPO steps (one env) after behaviour cloning (0: none)")
     p.add_argument("--eval-episodes", type=int, default=20,
                    help="held-out seeds per task for the trained baseline's comparison")
     p.add_argument("--seed", type=int, default=0, help="model and shuffling seed")
