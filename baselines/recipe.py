@@ -52,6 +52,8 @@ CONFIG_KEYS = {
     "tiny": "for model: tiny: layers, hidden, vocab, corpus_seeds",
     "torch_threads": "torch CPU threads (1 is fastest on a busy 2-core machine)",
     "device": "where the model runs and trains: cpu (default) or cuda",
+    "decoding": "free (default: the reply is parsed) or constrained (the model writes one of "
+                "the screen's candidate actions), in evaluation and RL rollouts",
     "seed": "the run's seed",
     "worlds": "name -> env source (env_id, profile, transport, kwargs)",
     "tasks": "train: [...] and test: [...] task ids",
@@ -66,6 +68,7 @@ RL_KEYS = {"reward", "judge", "train_seeds", "real", "mixed", "compare_real_only
 STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
 EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random"}
 REWARDS = ("verified", "judged")
+DECODINGS = ("free", "constrained")
 
 
 # -- config ---------------------------------------------------------------------------------
@@ -97,6 +100,7 @@ class RecipeConfig:
     torch_threads: int | None
     device: str
     seed: int
+    decoding: str
     worlds: dict[str, EnvSource]
     train_tasks: list[str]
     test_tasks: list[str]
@@ -141,6 +145,9 @@ class RecipeConfig:
         if not isinstance(device, str) or device.split(":")[0] not in ("cpu", "cuda"):
             raise ValueError(f"config device must be 'cpu' or 'cuda' (or 'cuda:N'), got "
                              f"{device!r}")
+        decoding = raw.get("decoding", "free")
+        if decoding not in DECODINGS:
+            raise ValueError(f"config decoding must be one of {DECODINGS}, got {decoding!r}")
         worlds_raw = raw["worlds"]
         if not isinstance(worlds_raw, Mapping) or not worlds_raw:
             raise ValueError("config worlds must map world names to env sources")
@@ -186,7 +193,7 @@ class RecipeConfig:
         _check_keys("eval", ev, EVAL_KEYS)
         return cls(
             model=model, tiny=tiny, torch_threads=threads, device=device,
-            seed=int(raw.get("seed", 0)),
+            seed=int(raw.get("seed", 0)), decoding=decoding,
             worlds=worlds, train_tasks=train_tasks, test_tasks=test_tasks,
             demo_seeds=seeds_of(demos.get("seeds", "0:4"), "demos.seeds"), demo_ratios=ratios,
             sft=sft, reward=reward, judge=judge,
@@ -366,12 +373,13 @@ def collect_into(env: Any, source: EnvSource, cfg: RecipeConfig, folder: Path,
 
 
 def make_lm_agent(path_or_objects: Any, *, temperature: float, max_new_tokens: int,
-                  seed: int, device: str = "cpu") -> Any:
-    """An :class:`~phoneworld_gym.baselines.lm_agent.LMAgent`."""
+                  seed: int, device: str = "cpu", decoding: str = "free") -> Any:
+    """An :class:`~phoneworld_gym.baselines.lm_agent.LMAgent` (``decoding="constrained"``:
+    it writes only the screen's candidate actions)."""
     from phoneworld_gym.baselines.lm_agent import LMAgent
 
     return LMAgent(path_or_objects, temperature=temperature, max_new_tokens=max_new_tokens,
-                   seed=seed, device=device)
+                   seed=seed, device=device, constrained=decoding == "constrained")
 
 
 def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig,
@@ -436,7 +444,8 @@ def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig
     def agent(m: Any, t: Any) -> Any:
         return make_lm_agent((m, t), temperature=settings.temperature,
                              max_new_tokens=settings.max_new_tokens,
-                             seed=seed * 1000 + next(counter), device=cfg.device)
+                             seed=seed * 1000 + next(counter), device=cfg.device,
+                             decoding=cfg.decoding)
 
     def show(r: dict[str, Any]) -> None:
         log(f"{stage} update {r['update']}: reward {r['reward']:.2f} success "
@@ -458,7 +467,9 @@ def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
     rl = dict(raw.get("rl") or {})
     base = {k: raw.get(k) for k in ("model", "tiny", "seed", "worlds", "tasks", "demos")}
     sft = {**base, "sft": raw.get("sft")}
-    common = {k: rl.get(k) for k in ("reward", "judge", "train_seeds")}
+    common: dict[str, Any] = {k: rl.get(k) for k in ("reward", "judge", "train_seeds")}
+    if raw.get("decoding", "free") != "free":  # (absent from older runs' keys)
+        common["decoding"] = raw["decoding"]
     real = {**sft, "rl": common, "real": rl.get("real")}
     parts = {"random": {k: raw.get(k) for k in ("seed", "worlds", "tasks")}, "sft": sft,
              "real_rl": real, "mixed_rl": {**real, "mixed": rl.get("mixed")},
@@ -490,7 +501,10 @@ class StageCache:
     def __init__(self, out: Path, cfg: RecipeConfig):
         self.dir = out / "stages"
         self.keys = stage_keys(cfg)
-        self.eval_key = json.dumps(cfg.raw.get("eval"), sort_keys=True, default=str)
+        ev: Any = cfg.raw.get("eval")
+        if cfg.decoding != "free":
+            ev = {"eval": ev, "decoding": cfg.decoding}
+        self.eval_key = json.dumps(ev, sort_keys=True, default=str)
 
     def _read(self, stage: str) -> dict[str, Any] | None:
         path = self.dir / f"{stage}.json"
@@ -576,7 +590,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
         lm = LocalModel.load(path, device=cfg.device)  # loaded once, a fresh agent per episode
         done = evaluate_policy(stage, lambda: make_lm_agent(
             lm, temperature=0.0, max_new_tokens=cfg.eval_max_new_tokens,
-            seed=cfg.seed, device=cfg.device), cfg, log)
+            seed=cfg.seed, device=cfg.device, decoding=cfg.decoding), cfg, log)
         cache.save(stage, evals=done)
         records.extend(done)
         timed(f"eval_{stage}", t0)

@@ -164,6 +164,7 @@ def small_config(**over: object) -> dict:
     ({"rl": {"real": {"weights": {"phone": 1}}, "mixed": {"weights": {"mock": 1}}}},
      r"rl.real.weights names worlds \['phone'\]"),
     ({"demos": {"seeds": "5:5"}}, "demos.seeds"),
+    ({"decoding": "beam"}, "decoding must be one of"),
 ])
 def test_bad_configs_name_the_problem(change: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -254,6 +255,14 @@ def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
     assert any(line.startswith("[real_rl] reused") for line in lines)
     assert any(line.startswith("mixed_rl update 1") for line in lines)
     assert not any(line.startswith("[mixed_rl] reused") for line in lines)
+    # constrained decoding keeps the demonstrations and SFT, and redoes RL and evaluations
+    raw["decoding"] = "constrained"
+    lines.clear()
+    constrained = run(RecipeConfig.from_dict(raw), tmp_path, log=lines.append)
+    assert any(line.startswith("[sft] reused") for line in lines)
+    assert not any(line.startswith(("[real_rl] reused", "[eval_sft] reused"))
+                   for line in lines)
+    assert constrained["meta"]["config"]["decoding"] == "constrained"
 
 
 # -- judged rewards -------------------------------------------------------------------------
