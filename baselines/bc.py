@@ -35,7 +35,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from phoneworld_gym.baselines.sb3 import ElementActions, ElementPolicy, goal_values
+from phoneworld_gym.baselines.sb3 import ElementActions, ElementPolicy
 from phoneworld_gym.contract import Action
 
 #: evaluation seeds start here (train_ppo.py's held-out seeds)
@@ -247,10 +247,8 @@ class ElementAgent:
         task = getattr(getattr(self.env, "unwrapped", None), "task", None)
         params = task.params if task is not None and getattr(task, "goal", None) == goal \
             else None
-        # The wrapper keeps the goal and values as its reset would; it is never reset or
-        # stepped here (the caller steps the env), so they are set directly.
-        self.space._goal = goal
-        self.space._values = goal_values(goal, params, self.space.max_values)
+        # the wrapper reads the goal as its reset would; the caller steps the env
+        self.space.set_goal(goal, params)
         self._goal = goal
 
     def act(self, observation: dict[str, Any]) -> Action:
@@ -260,8 +258,7 @@ class ElementAgent:
         if "a11y" not in observation:
             raise ValueError("ElementAgent needs the a11y observation (obs_mode 'a11y' or "
                              f"'all'); got {sorted(observation)}")
-        obs = self.space._observe(observation)
-        mask = self.space.action_masks()
+        obs, mask = self.space.encode_observation(observation)
         a, _ = self.model.predict(obs, deterministic=self.deterministic, action_masks=mask)
         return self.space.decode(int(a))
 

@@ -262,6 +262,22 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
         self._values = goal_values(self._goal, info.get("params"), self.max_values)
         return self._observe(obs), {**info, "values": list(self._values)}
 
+    def set_goal(self, goal: str, params: Mapping[str, Any] | None = None) -> list[str]:
+        """Read ``goal`` as :meth:`reset` does (its typeable values from ``params`` or its
+        spans) without touching the env: for an agent that plays an env someone else steps.
+        Returns the values."""
+        if not isinstance(goal, str):
+            raise ValueError(f"goal must be a string, got {type(goal).__name__}")
+        self._goal = goal
+        self._values = goal_values(goal, params, self.max_values)
+        return list(self._values)
+
+    def encode_observation(self, obs: Mapping[str, Any]) -> tuple[dict[str, np.ndarray],
+                                                                   np.ndarray]:
+        """The wrapper's observation and action mask for an observation of the wrapped env
+        (after :meth:`set_goal`), without stepping it."""
+        return self._observe(obs), self.action_masks()
+
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
         a = self._check_action(action)
