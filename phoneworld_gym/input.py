@@ -37,6 +37,7 @@ class InputDispatcher:
         """Carry out one action. Returns an error sentence for a meaningless action (nothing
         changes then), else ``""``."""
         d = self._device
+        d.reaching()
         shown_toast = self.world.toast
         before = self.world.top() if self.world.realism else None
         err = self.HANDLERS[action.action_type](self, action)
@@ -122,6 +123,7 @@ class InputDispatcher:
     def edit(self, text: str, *, replace: bool = False) -> str:
         """Change the focused field's text without submitting it: what a key press or adb's
         ``input text`` does (the contract's ``input_text`` also presses enter)."""
+        self._device.reaching()
         f = self.focused_field()
         if f is None:
             return "no text field has focus"

@@ -24,7 +24,20 @@ What is cached, and why it is never stale:
   read-only array that is never written again (see the renderer for the ownership rule).
 - **Start worlds.** The world :meth:`~PhoneWorldDevice.reset` generates for a seed is kept
   (a bounded LRU shared by the devices of a process, keyed by the seed and the installed app
-  classes); a second reset to the same seed copies it instead of generating it again.
+  classes) as ``marshal`` bytes, one blob per world field and per app store; a second reset
+  to the same seed loads those instead of generating it again. A store or field of the world
+  being left behind is kept instead of loaded when its dump is byte for byte its start blob
+  and no action or device verb could have reached it in the episode (its app was never in an
+  action's scope, no verb wrote to it, :meth:`~PhoneWorldDevice.invalidate` was not called):
+  the content check catches any change, the reach check that nothing else can hold one of
+  its dicts or lists (handlers close over them).
+- **Start bytes for the probe.** Right after a reset the device knows each data source's
+  ``marshal`` dump (its start blob), and a snapshot of the probe uses it instead of dumping
+  the source again, for as long as nothing may have changed it: a write verb or fixture
+  forgets the source it wrote, an action (:meth:`~PhoneWorldDevice.touched`),
+  :meth:`~PhoneWorldDevice.invalidate` and :meth:`~PhoneWorldDevice.restore` forget them
+  all. So code that changes the world in place between a reset and a snapshot must call
+  :meth:`~PhoneWorldDevice.invalidate`, as it must for the frame.
 - **System views.** The compositor lays out the status bar, navigation bar and keyboard once
   per variant and keeps the plain home frame (see
   :class:`~phoneworld_gym.compositor.Compositor`): their handlers reach the world only
@@ -56,7 +69,37 @@ __all__ = ["PhoneWorldDevice", "PhoneWorldProbe", "Screen", "app_seed"]
 
 #: how many generated start worlds (one per seed and app set) a process keeps
 START_WORLDS_MAX = 128
-_START_WORLDS: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+
+class StartWorld:
+    """A generated start world as ``marshal`` bytes: one blob per world field other than the
+    stores (``fields``) and one per app store (``stores``). Bytes cannot be changed, so the
+    kept world stays what generation gave whatever an episode does to its copy. A world that
+    ``marshal`` cannot dump (not plain data) is kept as a deep copy in ``data`` instead."""
+
+    __slots__ = ("fields", "stores", "data")
+
+    def __init__(self, world: World):
+        self.fields: dict[str, bytes] = {}
+        self.stores: dict[str, bytes] = {}
+        self.data: dict[str, Any] | None = None
+        try:
+            for name, value in world.field_values().items():
+                if name != "stores":
+                    self.fields[name] = marshal.dumps(value, 2)
+            for name, store in world.stores.items():
+                self.stores[name] = marshal.dumps(store, 2)
+        except (ValueError, TypeError, RecursionError):
+            self.fields, self.stores, self.data = {}, {}, world.to_dict()
+
+    def source(self, source: str) -> bytes | None:
+        """The blob of a probe data source (``settings``, ``system``, ``store/<app>``)."""
+        if source.startswith("store/"):
+            return self.stores.get(source[6:])
+        return self.fields.get(source) if source in ("settings", "system") else None
+
+
+_START_WORLDS: OrderedDict[tuple[Any, ...], StartWorld] = OrderedDict()
 
 
 def clear_start_worlds() -> None:
@@ -87,6 +130,18 @@ def _container_ids(values: Sequence[Any]) -> list[int]:
         elif t is set:
             add(id(o))
     return out
+
+
+def _kept_or_loaded(old: Any, blob: bytes) -> Any:
+    """``old`` when it is a dict or list whose dump is ``blob`` byte for byte, else a fresh
+    load of ``blob``."""
+    if type(old) is dict or type(old) is list:
+        try:
+            if marshal.dumps(old, 2) == blob:
+                return old
+        except (ValueError, TypeError, RecursionError):
+            pass
+    return marshal.loads(blob)
 
 
 def app_seed(seed: int, app: str) -> int:
@@ -131,6 +186,14 @@ class PhoneWorldDevice(SimWriteVerbs):
         self._doubtful = False
         self._stale = False
         self._pixels: np.ndarray | None = None
+        #: the world this device's last reset made (only its parts may be kept at a reset)
+        self._own: World | None = None
+        #: the world's parts an action or a verb may have reached since that reset: store
+        #: sources (``store/<app>``) and field names; None for all of them
+        self._reached: set[str] | None = None
+        #: data source -> (its object, its dump) while nothing may have changed it since the
+        #: reset (see the module docstring); None when nothing is known
+        self._known: dict[str, tuple[Any, bytes]] | None = None
         self._renderer = FrameRenderer(self.screenshot_size)
         self.compositor = Compositor(self)
         self.dispatcher = InputDispatcher(self)
@@ -141,6 +204,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         state["_screen"] = None  # views hold closures; the frame is rebuilt on demand
         state["_screen_key"] = None
         state["_pixels"] = None
+        state["_own"] = state["_reached"] = state["_known"] = None
         state.pop("_page_cache", None)
         return state
 
@@ -148,20 +212,48 @@ class PhoneWorldDevice(SimWriteVerbs):
     def reset(self, seed: int) -> None:
         """Fresh world: every app's store generated from the seed, home screen in front.
 
-        The generated world is kept per seed (see the module docstring), so resetting to a
-        seed seen before costs one structural copy."""
-        seed = int(seed)
+        The generated world is kept per seed as bytes (see the module docstring), so
+        resetting to a seed seen before loads it, keeping the parts of the last world that are
+        still byte for byte what they were at the start."""
+        start = self._start_world(int(seed))
+        if start.data is not None:
+            world = World.from_dict(start.data)
+            known = None
+        else:
+            old = self.world if self.world is self._own else None
+            reached = self._reached
+            values: dict[str, Any] = {}
+            for name, blob in start.fields.items():
+                keep = old is not None and reached is not None and name not in reached
+                values[name] = _kept_or_loaded(getattr(old, name) if keep else None, blob)
+            keepable = old.stores if old is not None and reached is not None else {}
+            values["stores"] = {
+                name: _kept_or_loaded(None if reached is None or f"store/{name}" in reached
+                                      else keepable.get(name), blob)
+                for name, blob in start.stores.items()}
+            world = World(**values)
+            known = {"settings": (world.settings, start.fields["settings"]),
+                     "system": (world.system, start.fields["system"])}
+            for name, blob in start.stores.items():
+                known[f"store/{name}"] = (world.stores[name], blob)
+        self.world = world
+        self._drop_frame()
+        self._own = world
+        self._reached = set()
+        self._known = known
+
+    def _start_world(self, seed: int) -> StartWorld:
+        """The kept start world of ``seed`` for the installed apps, generated on first use."""
         key = (seed, tuple((name, type(app)) for name, app in self.apps.items()))
         start = _START_WORLDS.get(key)
         if start is None:
-            start = self._generate(seed).to_dict()
+            start = StartWorld(self._generate(seed))
             _START_WORLDS[key] = start
             while len(_START_WORLDS) > START_WORLDS_MAX:
                 _START_WORLDS.popitem(last=False)
         else:
             _START_WORLDS.move_to_end(key)
-        self.world = World.from_dict(start)
-        self._drop_frame()
+        return start
 
     def _generate(self, seed: int) -> World:
         """The start world of ``seed``: every app's store and its notifications."""
@@ -184,17 +276,60 @@ class PhoneWorldDevice(SimWriteVerbs):
     def restore(self, snap: dict[str, Any]) -> None:
         self.world.restore(snap)
         self._drop_frame()
+        self._reached = None
+        self._known = None
 
     def invalidate(self) -> None:
-        """Something may have changed anything in the world (a device verb, an adb command, a
-        profile's own screen): the frame is rebuilt on the next read."""
+        """Something may have changed anything in the world (an adb command, a profile's own
+        screen, code that changed it in place): the frame is rebuilt on the next read, and
+        nothing known since the reset is trusted any more (see the module docstring)."""
         self._stale = True
+        self._reached = None
+        self._known = None
+
+    def _wrote(self, source: str) -> None:
+        """A write verb or fixture changed one data source (``settings``, ``system``,
+        ``store/<app>``): the frame is rebuilt on the next read, and that source is no
+        longer known nor kept at the next reset."""
+        self._stale = True
+        self._forget(source)
+
+    def _forget(self, source: str) -> None:
+        """A verb failed part way into one data source: it is no longer known nor kept."""
+        if self._reached is not None:
+            self._reached.add(source)
+        if self._known is not None:
+            self._known.pop(source, None)
 
     def touched(self) -> None:
         """An action ran on the current frame: the next read checks the fingerprint of what
         an action can change and rebuilds the frame only if it differs (see the module
-        docstring)."""
+        docstring). What the action could reach (the world's fields, the stores of the
+        frame's scope and of the current one) is no longer kept at the next reset."""
         self._doubtful = True
+        if self._reached is not None:
+            key = self._screen_key
+            if key is not None and key[0] is self.world:
+                self._reached.update(f"store/{name}" for name in key[1])
+            self.reaching()
+
+    def reaching(self) -> None:
+        """An action is about to run: the stores of the current scope may be changed, and
+        nothing known since the reset is trusted any more (the input dispatcher and the
+        device's own action verbs call this before acting, :meth:`touched` after)."""
+        self._known = None
+        if self._reached is not None:
+            self._reached.update(_WORLD_FIELDS)
+            self._reached.update(f"store/{name}" for name in self._scope())
+
+    def known_dump(self, source: str, data: Any) -> bytes | None:
+        """The ``marshal`` dump of a probe data source whose live object is ``data``, when it
+        is known unchanged since the reset (see the module docstring), else None."""
+        known = self._known
+        if known is None or self.world is not self._own:
+            return None
+        entry = known.get(source)
+        return entry[1] if entry is not None and entry[0] is data else None
 
     def _drop_frame(self) -> None:
         """Forget the frame outright (the world object or its containers were replaced)."""
@@ -284,6 +419,7 @@ class PhoneWorldDevice(SimWriteVerbs):
     # -- system verbs --------------------------------------------------------------------
     def open_app(self, name: str) -> str:
         """Bring an app to the front by label, name, alias or package (resuming its screens)."""
+        self.reaching()
         key = name.strip().lower()
         for app in self.apps.values():
             names = {app.name.lower(), app.label.lower(), app.package.lower(),
@@ -306,6 +442,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         return f"no app named {name!r} is installed; installed apps: {labels}"
 
     def home(self) -> None:
+        self.reaching()
         self.world.shade = False
         self.world.system_ui = None
         self.world.foreground = LAUNCHER
@@ -315,6 +452,7 @@ class PhoneWorldDevice(SimWriteVerbs):
     def back(self) -> None:
         """Back: hide the keyboard, else close a dialog, else the screen's own handling, else
         pop the screen (leaving the app from its root)."""
+        self.reaching()
         w = self.world
         if w.shade:
             w.shade = False
@@ -345,6 +483,7 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     def overview(self) -> None:
         """The Overview button: show recent apps, or go back to the last app from there."""
+        self.reaching()
         w = self.world
         w.shade = False
         w.system_ui = None
@@ -366,7 +505,10 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     def tap(self, x: int, y: int) -> str:
         """A tap at device pixel (x, y)."""
-        return self.dispatcher.tap(x, y)
+        self.reaching()
+        err = self.dispatcher.tap(x, y)
+        self.touched()
+        return err
 
     def edit_text(self, text: str, *, replace: bool = False) -> str:
         """Type ``text`` into the focused field (or with ``replace`` set its text) without
@@ -376,12 +518,18 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     def long_press(self, x: int, y: int) -> str:
         """A long press at device pixel (x, y); on a text field it pastes the clipboard."""
-        return self.dispatcher.long_press(x, y)
+        self.reaching()
+        err = self.dispatcher.long_press(x, y)
+        self.touched()
+        return err
 
     def scroll(self, direction: str, x: int | None = None, y: int | None = None,
                *, fraction: float = 0.6) -> str:
         """Scroll the container under (x, y) or the main one; ``down`` reveals content below."""
-        return self.dispatcher.scroll(direction, x, y, fraction=fraction)
+        self.reaching()
+        err = self.dispatcher.scroll(direction, x, y, fraction=fraction)
+        self.touched()
+        return err
 
 
 _WORLD_FIELDS: tuple[str, ...] = tuple(World().field_values())

@@ -8,6 +8,7 @@ table (its ``writers``) or, for the phone's own providers, into ``world.system``
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import marshal
 import re
@@ -131,6 +132,15 @@ class PhoneWorldProbe:
             return w.stores[source[6:]]
         return None
 
+    def source_dump(self, source: str) -> bytes:
+        """The ``marshal`` dump of a source's live data: the one the device knows unchanged
+        since its reset when it knows one (``known_dump``), else a fresh dump (ValueError or
+        TypeError when the data is not plain)."""
+        data = self.source_data(source)
+        known = getattr(self._device, "known_dump", None)
+        blob = known(source, data) if known is not None else None
+        return blob if blob is not None else marshal.dumps(data, 2)
+
     def rows_from(self, table: str, source: str, data: Any) -> list[Row]:
         """``table``'s rows computed from a copy of its source's data (not copied again)."""
         if source == "settings":
@@ -182,6 +192,26 @@ class SimWriteVerbs:
     def invalidate(self) -> None:  # pragma: no cover - provided by the device
         raise NotImplementedError
 
+    def _wrote(self, source: str) -> None:
+        """A verb changed one data source (see :meth:`PhoneWorldProbe.source_of`); a device
+        that tracks its sources narrows this (PhoneWorld's does), else it invalidates."""
+        self.invalidate()
+
+    def _forget(self, source: str) -> None:
+        """A verb failed part way and may have changed a source: a device that tracks its
+        sources stops trusting what it knew of it (the frame is left as it was)."""
+
+    @contextlib.contextmanager
+    def _writing(self, source: str) -> Iterator[None]:
+        """Around a write into ``source``: :meth:`_wrote` when it succeeds, :meth:`_forget`
+        when it raises (a writer may have changed something before refusing)."""
+        try:
+            yield
+        except BaseException:
+            self._forget(source)
+            raise
+        self._wrote(source)
+
     def _writer_of(self, table: str) -> tuple[App, Any]:
         for app in self.apps.values():
             if table in app.writers:
@@ -213,11 +243,11 @@ class SimWriteVerbs:
             rows = self._system_rows(table)
             rid = max((int(r["_id"]) for r in rows), default=0) + 1
             rows.append({"_id": rid, **clean})
-            self.invalidate()
+            self._wrote("system")
             return rid
         app, writer = self._writer_of(table)
-        rid = writer.insert(self.world.stores[app.name], clean)
-        self.invalidate()
+        with self._writing(f"store/{app.name}"):
+            rid = writer.insert(self.world.stores[app.name], clean)
         return rid
 
     def update(self, table: str, row_id: Any, values: Row) -> None:
@@ -228,10 +258,11 @@ class SimWriteVerbs:
             if row is None:
                 raise ValueError(f"no {table} row with _id {row_id!r}")
             row.update(clean)
+            self._wrote("system")
         else:
             app, writer = self._writer_of(table)
-            writer.update(self.world.stores[app.name], row_id, clean)
-        self.invalidate()
+            with self._writing(f"store/{app.name}"):
+                writer.update(self.world.stores[app.name], row_id, clean)
 
     def delete(self, table: str, row_id: Any) -> None:
         if self._served_by_system(table):
@@ -239,10 +270,11 @@ class SimWriteVerbs:
             if not any(r["_id"] == row_id for r in rows):
                 raise ValueError(f"no {table} row with _id {row_id!r}")
             self.world.system[table] = [r for r in rows if r["_id"] != row_id]
+            self._wrote("system")
         else:
             app, writer = self._writer_of(table)
-            writer.delete(self.world.stores[app.name], row_id)
-        self.invalidate()
+            with self._writing(f"store/{app.name}"):
+                writer.delete(self.world.stores[app.name], row_id)
 
     def put_setting(self, namespace: str, key: str, value: str) -> None:
         if namespace not in SETTINGS_NAMESPACES:
@@ -251,11 +283,11 @@ class SimWriteVerbs:
         if not isinstance(key, str) or not _SETTING_KEY.match(key):
             raise ValueError(f"bad settings key {key!r} (letters, digits, _.:- only)")
         self.world.settings.setdefault(namespace, {})[key] = str(value)
-        self.invalidate()
+        self._wrote("settings")
 
     def push_file(self, path: str, data: bytes) -> None:
-        storage.write(self.world, path, data)
-        self.invalidate()
+        with self._writing("system"):
+            storage.write(self.world, path, data)
 
     def fixture(self, app: str, name: str, /, **args: Any) -> Any:
         installed = self.apps.get(app)
@@ -264,8 +296,8 @@ class SimWriteVerbs:
         fn = installed.fixtures.get(name)
         if fn is None:
             raise Unsupported(f"{app} has no fixture {name!r}; it has {sorted(installed.fixtures)}")
-        result = fn(self.world.stores[app], **args)
-        self.invalidate()
+        with self._writing(f"store/{app}"):
+            result = fn(self.world.stores[app], **args)
         return copy_data(result)
 
 
@@ -286,7 +318,7 @@ class Snapshot(Mapping[str, list[Row]]):
         self._eager: dict[str, list[Row]] = {}
         for src in sorted(set(self._source.values())):
             try:
-                self._parts[src] = marshal.dumps(probe.source_data(src), 2)
+                self._parts[src] = probe.source_dump(src)
             except (ValueError, TypeError, RecursionError):  # not plain data: read it now
                 for t, s in self._source.items():
                     if s == src:

@@ -1,0 +1,149 @@
+"""The reset's shortcuts never show: kept stores, start bytes reused by the probe.
+
+A reset keeps the parts of the last world that are byte for byte their start blob and that no
+action or verb could reach, and a snapshot right after a reset reuses the start blobs of the
+sources nothing wrote to (see ``phoneworld_gym.phone``). These tests check content: what a
+reset after a mutating episode gives (world, rows, XML) against a fresh device, and every
+source a snapshot took from the start blobs against a fresh dump of the live data.
+"""
+
+from __future__ import annotations
+
+import marshal
+
+import pytest
+
+from phoneworld_gym import Action, PhoneEnv
+from phoneworld_gym.phone import PhoneWorldDevice
+from phoneworld_gym.task import all_tasks
+
+
+def _phone(env: PhoneEnv) -> PhoneWorldDevice:
+    device = env.device
+    assert isinstance(device, PhoneWorldDevice)
+    return device
+
+
+def _state(device: PhoneWorldDevice) -> tuple[str, dict[str, list[dict]], str]:
+    snap = device.probe.snapshot()
+    return device.world.to_json(), {t: snap[t] for t in snap}, device.a11y_xml()
+
+
+def _fresh_dumps(device: PhoneWorldDevice, snap) -> dict[str, bytes]:
+    probe = device.probe
+    return {src: marshal.dumps(probe.source_data(src), 2) for src in set(snap._source.values())}
+
+
+def test_every_tasks_start_snapshot_matches_a_fresh_dump_of_the_world() -> None:
+    """The start blobs a reset's snapshot reuses are what dumping the world gives after the
+    task's setup, for every task (setups write through verbs and fixtures)."""
+    env = PhoneEnv(obs_mode="a11y")
+    reused = 0
+    for task in all_tasks():
+        env.reset(seed=3, options={"task": task})
+        snap = env.task.baseline  # type: ignore[union-attr]
+        device = _phone(env)
+        assert snap._parts == _fresh_dumps(device, snap), task
+        reused += sum(device.known_dump(src, device.probe.source_data(src)) is not None
+                      for src in snap._parts)
+    assert reused > 20 * len(all_tasks())  # most sources come from the start blobs
+
+
+@pytest.mark.parametrize("task", ["ContactsStar", "ShoppingAddToCartOptions", "NotesCreate"])
+def test_a_reset_after_a_mutating_episode_equals_a_fresh_devices(task: str) -> None:
+    env = PhoneEnv(tasks=task, obs_mode="a11y")
+    env.reset(seed=7)
+    before = _state(_phone(env))
+    for action in env.oracle():
+        env.step(action)
+    assert _state(_phone(env))[0] != before[0]  # the episode changed the world
+    env.reset(seed=7)
+    again = _state(_phone(env))
+    fresh = PhoneEnv(tasks=task, obs_mode="a11y")
+    fresh.reset(seed=7)
+    assert again == _state(_phone(fresh)) == before
+
+
+def test_kept_stores_are_only_those_no_action_or_verb_reached() -> None:
+    device = PhoneWorldDevice()
+    device.reset(2)
+    stores = dict(device.world.stores)
+    system = device.world.system
+    device.execute(Action("open_app", app_name="Contacts"))
+    device.insert("sms", {"address": "+1 415-555-0100", "body": "hi", "date": 1, "type": 1,
+                          "read": 0})
+    # changed in place without invalidate(): the content check at the reset catches it
+    device.world.stores["notes"]["notes"].clear()
+    device.reset(2)
+    new = device.world.stores
+    writer = next(a.name for a in device.apps.values() if "sms" in a.writers)
+    assert new["contacts"] is not stores["contacts"]  # in the action's scope
+    assert new[writer] is not stores[writer]  # written by a verb
+    assert new["notes"] is not stores["notes"] and new["notes"]["notes"]  # changed: reloaded
+    assert new["bank"] is stores["bank"]  # untouched: kept
+    assert device.world.system is not system  # every field is reachable by an action
+    fresh = PhoneWorldDevice()
+    fresh.reset(2)
+    assert device.world.to_json() == fresh.world.to_json()
+    assert fresh.world.stores["bank"] is not device.world.stores["bank"]  # never shared
+
+
+def test_invalidate_and_restore_keep_nothing_and_another_seed_loads_its_own() -> None:
+    device = PhoneWorldDevice()
+    device.reset(2)
+    bank = device.world.stores["bank"]
+    device.invalidate()
+    device.reset(2)
+    assert device.world.stores["bank"] is not bank
+    bank = device.world.stores["bank"]
+    device.restore(device.snapshot())
+    device.reset(2)
+    assert device.world.stores["bank"] is not bank
+    device.reset(3)
+    other = PhoneWorldDevice()
+    other.reset(3)
+    assert device.world.to_json() == other.world.to_json()
+
+
+def test_what_the_start_blobs_cannot_know_is_dumped_afresh() -> None:
+    """Each way the world can change after a reset shows in the next snapshot."""
+    device = PhoneWorldDevice()
+
+    def rows(table: str) -> list[dict]:
+        return device.probe.snapshot()[table]
+
+    device.reset(4)
+    device.put_setting("system", "screen_brightness", "17")
+    assert {"_id": "screen_brightness", "value": "17"} in rows("settings/system")
+    device.reset(4)
+    device.push_file("/sdcard/Download/x.txt", b"hello")
+    assert any(r["_id"] == "/sdcard/Download/x.txt" for r in rows("files"))
+    device.reset(4)
+    n = len(rows("contacts"))
+    device.insert("contacts", {"display_name": "Zed Newman", "number": "+1 415-555-0142"})
+    assert len(rows("contacts")) == n + 1
+    device.reset(4)
+    device.world.stores["contacts"]["contacts"].clear()
+    device.invalidate()  # code that changes the world in place says so
+    assert rows("contacts") == []
+    device.reset(4)
+    with pytest.raises(ValueError):
+        device.update("contacts", "no such id", {"display_name": "X"})
+    assert device.known_dump("store/contacts", device.world.stores["contacts"]) is None
+    device.reset(4)
+    device.execute(Action("open_app", app_name="Contacts"))
+    assert device.known_dump("store/bank", device.world.stores["bank"]) is None
+    device.reset(4)
+    device.back()
+    assert device.known_dump("settings", device.world.settings) is None
+
+
+def test_a_snapshot_after_an_action_reflects_it() -> None:
+    env = PhoneEnv(tasks="ContactsStar", obs_mode="a11y")
+    env.reset(seed=1)
+    device = _phone(env)
+    for action in env.oracle():
+        env.step(action)
+    snap = device.probe.snapshot()
+    assert snap._parts == _fresh_dumps(device, snap)
+    assert snap["contacts"] != env.task.baseline["contacts"]  # type: ignore[union-attr]
