@@ -48,16 +48,20 @@ class InputDispatcher:
             return err
         d.touched()
         w = self.world
+        changed = False  # whether the world changes after the frame checked just above
         # focus does not outlive its field (the screen changed under it)
         if w.focus is not None and self.focused_field() is None:
             w.focus = None
+            changed = True
         # a toast already showing ages by one step; one this action raised starts fresh
         if w.toast is not None and w.toast is shown_toast \
                 and action.action_type not in ("status", "answer"):
             w.toast["ttl"] -= 1
             if w.toast["ttl"] <= 0:
                 w.toast = None
-        d.touched()
+            changed = True
+        if changed:
+            d.touched()
         return ""
 
     # -- targets ---------------------------------------------------------------------------

@@ -31,13 +31,15 @@ What is cached, and why it is never stale:
   action's scope, no verb wrote to it, :meth:`~PhoneWorldDevice.invalidate` was not called):
   the content check catches any change, the reach check that nothing else can hold one of
   its dicts or lists (handlers close over them).
-- **Start bytes for the probe.** Right after a reset the device knows each data source's
+- **Start bytes for the probe.** After a reset the device knows each data source's
   ``marshal`` dump (its start blob), and a snapshot of the probe uses it instead of dumping
   the source again, for as long as nothing may have changed it: a write verb or fixture
-  forgets the source it wrote, an action (:meth:`~PhoneWorldDevice.touched`),
-  :meth:`~PhoneWorldDevice.invalidate` and :meth:`~PhoneWorldDevice.restore` forget them
-  all. So code that changes the world in place between a reset and a snapshot must call
-  :meth:`~PhoneWorldDevice.invalidate`, as it must for the frame.
+  forgets the source it wrote, an action the settings, the system providers and the stores
+  of its scope (:meth:`~PhoneWorldDevice.reaching`, :meth:`~PhoneWorldDevice.touched`; apps
+  write only their own store, as for the frame), :meth:`~PhoneWorldDevice.invalidate` and
+  :meth:`~PhoneWorldDevice.restore` all of them. So code that changes the world in place,
+  outside actions and verbs, must call :meth:`~PhoneWorldDevice.invalidate` before the next
+  snapshot, as it must for the frame.
 - **System views.** The compositor lays out the status bar, navigation bar and keyboard once
   per variant and keeps the plain home frame (see
   :class:`~phoneworld_gym.compositor.Compositor`): their handlers reach the world only
@@ -49,7 +51,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -113,22 +115,31 @@ def clear_start_worlds() -> None:
 _Key = tuple[World, tuple[str, ...], bytes, list[int]]
 
 
+_CONTAINERS = frozenset((dict, list, tuple, set))
+
+
 def _container_ids(values: Sequence[Any]) -> list[int]:
-    """The ``id`` of every dict, list and set inside ``values``, in a fixed walk order."""
+    """The ``id`` of every dict, list, tuple and set inside ``values``, in a fixed walk order
+    (depth first; recursive, which skips the scalars faster than a stack of every value)."""
     out: list[int] = []
-    stack = list(values)
-    push, pop, add = stack.extend, stack.pop, out.append
-    while stack:
-        o = pop()
+    add = out.append
+    containers = _CONTAINERS
+
+    def visit(o: Any) -> None:
+        add(id(o))
         t = type(o)
         if t is dict:
-            add(id(o))
-            push(o.values())
-        elif t is list or t is tuple:
-            add(id(o))
-            push(o)
-        elif t is set:
-            add(id(o))
+            for v in o.values():
+                if type(v) in containers:
+                    visit(v)
+        elif t is not set:
+            for v in o:
+                if type(v) in containers:
+                    visit(v)
+
+    for v in values:
+        if type(v) in containers:
+            visit(v)
     return out
 
 
@@ -296,31 +307,41 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     def _forget(self, source: str) -> None:
         """A verb failed part way into one data source: it is no longer known nor kept."""
-        if self._reached is not None:
-            self._reached.add(source)
-        if self._known is not None:
-            self._known.pop(source, None)
+        self._reach((source,))
+
+    def _reach(self, sources: Iterable[str]) -> None:
+        """``sources`` (store sources and field names) may have changed since the reset: they
+        are no longer known to the probe nor kept at the next reset."""
+        reached, known = self._reached, self._known
+        if reached is None:
+            return
+        for source in sources:
+            reached.add(source)
+            if known is not None:
+                known.pop(source, None)
+
+    def _scope_sources(self, scope: tuple[str, ...]) -> list[str]:
+        return [f"store/{name}" for name in scope]
 
     def touched(self) -> None:
         """An action ran on the current frame: the next read checks the fingerprint of what
         an action can change and rebuilds the frame only if it differs (see the module
         docstring). What the action could reach (the world's fields, the stores of the
-        frame's scope and of the current one) is no longer kept at the next reset."""
+        frame's scope and of the current one) is no longer known nor kept at the next
+        reset."""
         self._doubtful = True
-        if self._reached is not None:
-            key = self._screen_key
-            if key is not None and key[0] is self.world:
-                self._reached.update(f"store/{name}" for name in key[1])
-            self.reaching()
+        key = self._screen_key
+        if key is not None and key[0] is self.world:
+            self._reach(self._scope_sources(key[1]))
+        self.reaching()
 
     def reaching(self) -> None:
-        """An action is about to run: the stores of the current scope may be changed, and
-        nothing known since the reset is trusted any more (the input dispatcher and the
-        device's own action verbs call this before acting, :meth:`touched` after)."""
-        self._known = None
-        if self._reached is not None:
-            self._reached.update(_WORLD_FIELDS)
-            self._reached.update(f"store/{name}" for name in self._scope())
+        """An action is about to run: the world's fields and the stores of the current scope
+        may change (apps write only their own store), so they are no longer known nor kept
+        at the next reset (the input dispatcher and the device's own action verbs call this
+        before acting, :meth:`touched` after)."""
+        self._reach(_WORLD_FIELDS)
+        self._reach(self._scope_sources(self._scope()))
 
     def known_dump(self, source: str, data: Any) -> bytes | None:
         """The ``marshal`` dump of a probe data source whose live object is ``data``, when it

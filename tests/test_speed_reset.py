@@ -34,9 +34,10 @@ def _fresh_dumps(device: PhoneWorldDevice, snap) -> dict[str, bytes]:
     return {src: marshal.dumps(probe.source_data(src), 2) for src in set(snap._source.values())}
 
 
-def test_every_tasks_start_snapshot_matches_a_fresh_dump_of_the_world() -> None:
-    """The start blobs a reset's snapshot reuses are what dumping the world gives after the
-    task's setup, for every task (setups write through verbs and fixtures)."""
+def test_every_tasks_snapshots_match_fresh_dumps_of_the_world() -> None:
+    """The start blobs the snapshots reuse are what dumping the world gives, after every
+    task's setup (setups write through verbs and fixtures) and after its oracle (actions
+    write the stores of their scope only)."""
     env = PhoneEnv(obs_mode="a11y")
     reused = 0
     for task in all_tasks():
@@ -46,6 +47,15 @@ def test_every_tasks_start_snapshot_matches_a_fresh_dump_of_the_world() -> None:
         assert snap._parts == _fresh_dumps(device, snap), task
         reused += sum(device.known_dump(src, device.probe.source_data(src)) is not None
                       for src in snap._parts)
+        done = False
+        for action in env.oracle():
+            *_, term, trunc, _ = env.step(action)
+            if done := term or trunc:
+                break
+        if not done:
+            env.step(Action("status", goal_status="complete"))
+        end = env.task.diff.after  # type: ignore[union-attr]
+        assert end._parts == _fresh_dumps(device, end), task
     assert reused > 20 * len(all_tasks())  # most sources come from the start blobs
 
 
@@ -132,6 +142,11 @@ def test_what_the_start_blobs_cannot_know_is_dumped_afresh() -> None:
     assert device.known_dump("store/contacts", device.world.stores["contacts"]) is None
     device.reset(4)
     device.execute(Action("open_app", app_name="Contacts"))
+    stores = device.world.stores
+    assert device.known_dump("store/contacts", stores["contacts"]) is None  # in scope
+    assert device.known_dump("system", device.world.system) is None  # any action's reach
+    assert device.known_dump("store/bank", stores["bank"]) is not None  # another app's
+    device.restore(device.snapshot())
     assert device.known_dump("store/bank", device.world.stores["bank"]) is None
     device.reset(4)
     device.back()

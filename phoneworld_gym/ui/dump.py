@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 
@@ -10,8 +11,11 @@ from phoneworld_gym.ui.view import View
 _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def xml_attr(value: str) -> str:
-    """Escape text for an XML attribute; characters XML 1.0 cannot hold become U+FFFD."""
+    """Escape text for an XML attribute; characters XML 1.0 cannot hold become U+FFFD.
+    Memoised: a pure function of the text, and most texts of a dump (ids, labels, the empty
+    string) come back in every frame."""
     value = _BAD_XML_CHARS.sub("\ufffd", value)
     return (
         value.replace("&", "&amp;")
