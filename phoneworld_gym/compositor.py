@@ -147,6 +147,12 @@ class Compositor:
         return (w.clock, tuple(self._glyph(n["app"]) for n in w.notifications),
                 self._status_icons())
 
+    def is_home_frame(self, screen: Screen) -> bool:
+        """Whether ``screen`` is the plain home frame this compositor keeps (see
+        :meth:`home_key`)."""
+        home = self._home_frame
+        return home is not None and home[1] is screen
+
     def build(self) -> Screen:
         """Lay out the current frame (read-only: the world is not changed)."""
         key = self.home_key()

@@ -40,6 +40,9 @@ What is cached, and why it is never stale:
   :meth:`~PhoneWorldDevice.restore` all of them. So code that changes the world in place,
   outside actions and verbs, must call :meth:`~PhoneWorldDevice.invalidate` before the next
   snapshot, as it must for the frame.
+- **The home screen's pixels.** The compositor keeps the plain home frame, and the device
+  keeps the pixels it was drawn with; a reset that lands on that same frame object shows a
+  copy of them instead of repainting the screen (the renderer adopts it as its last frame).
 - **System views.** The compositor lays out the status bar, navigation bar and keyboard once
   per variant and keeps the plain home frame (see
   :class:`~phoneworld_gym.compositor.Compositor`): their handlers reach the world only
@@ -206,6 +209,9 @@ class PhoneWorldDevice(SimWriteVerbs):
         #: reset (see the module docstring); None when nothing is known
         self._known: dict[str, tuple[Any, bytes]] | None = None
         self._renderer = FrameRenderer(self.screenshot_size)
+        #: the plain home frame's pixels (the compositor keeps that frame, and every reset
+        #: lands on it): (its Screen, night, display list, pixels)
+        self._home_shot: tuple[Screen, bool, Any, np.ndarray] | None = None
         self.compositor = Compositor(self)
         self.dispatcher = InputDispatcher(self)
         self.probe = PhoneWorldProbe(self)
@@ -215,7 +221,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         state["_screen"] = None  # views hold closures; the frame is rebuilt on demand
         state["_screen_key"] = None
         state["_pixels"] = None
-        state["_own"] = state["_reached"] = state["_known"] = None
+        state["_own"] = state["_reached"] = state["_known"] = state["_home_shot"] = None
         state.pop("_page_cache", None)
         return state
 
@@ -423,12 +429,19 @@ class PhoneWorldDevice(SimWriteVerbs):
         """The frame's pixels: a read-only ``uint8`` array (height, width, 3) that the device
         never writes to again (the next changed frame is a new array), so it can be kept or
         passed on without a copy; copy it to change it."""
-        root = self.screen.root
+        screen = self.screen
         if self._pixels is None:
             # Settings > Dark theme darkens apps, except those already drawn dark
             night = self.world.settings.get("secure", {}).get("ui_night_mode") == "2" \
-                and not self.screen.dark
-            self._pixels = self._renderer.frame(root, night=night)
+                and not screen.dark
+            home = self._home_shot
+            if home is not None and home[0] is screen and home[1] == night:
+                self._pixels = self._renderer.adopt(home[2], home[3])
+            else:
+                self._pixels = self._renderer.frame(screen.root, night=night)
+                current = self._renderer.current()
+                if current is not None and self.compositor.is_home_frame(screen):
+                    self._home_shot = (screen, night, *current)
         return self._pixels
 
     def a11y_xml(self) -> str:

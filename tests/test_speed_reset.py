@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import marshal
 
+import numpy as np
 import pytest
 
 from phoneworld_gym import Action, PhoneEnv
@@ -162,3 +163,35 @@ def test_a_snapshot_after_an_action_reflects_it() -> None:
     snap = device.probe.snapshot()
     assert snap._parts == _fresh_dumps(device, snap)
     assert snap["contacts"] != env.task.baseline["contacts"]  # type: ignore[union-attr]
+
+
+def test_a_reset_shows_the_kept_home_pixels_as_a_fresh_read_only_copy() -> None:
+    """Resets land on the compositor's kept home frame, whose pixels the device keeps: the
+    frame shown is a new read-only array equal to a full paint, and the frames after it are
+    what a fresh phone paints."""
+    env = PhoneEnv(tasks="ContactsStar", screenshot_size=(540, 1200))
+    obs, _ = env.reset(seed=1)
+    first = obs["screenshot"]
+    for action in env.oracle():
+        obs, *_ = env.step(action)
+    again, _ = env.reset(seed=1)
+    device = _phone(env)
+    assert device._renderer.last["repaint"] == "copy"
+    shot = again["screenshot"]
+    assert shot is not first and not shot.flags.writeable
+    assert np.array_equal(shot, first)
+    fresh = PhoneWorldDevice(screenshot_size=(540, 1200))
+    fresh.reset(1)
+    assert np.array_equal(shot, fresh.screenshot())
+    # the adopted frame is the renderer's last: the next frame repaints from it exactly
+    env.step(Action("open_app", app_name="Contacts"))
+    assert device._renderer.last["repaint"] == "partial"
+    painted = PhoneWorldDevice(screenshot_size=(540, 1200))
+    painted.restore(device.snapshot())  # a fresh renderer paints it in full
+    assert np.array_equal(device.screenshot(), painted.screenshot())
+    # back home after a verb and in the dark theme: still what a full paint gives
+    device.put_setting("secure", "ui_night_mode", "2")
+    device.home()
+    painted = PhoneWorldDevice(screenshot_size=(540, 1200))
+    painted.restore(device.snapshot())
+    assert np.array_equal(device.screenshot(), painted.screenshot())

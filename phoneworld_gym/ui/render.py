@@ -954,6 +954,29 @@ class FrameRenderer:
         """Forget the previous frame (the next one is painted in full)."""
         self._dl = self._frame = None
 
+    def current(self) -> tuple[DisplayList, np.ndarray] | None:
+        """The last frame and the display list it shows (None before the first)."""
+        if self._dl is None or self._frame is None:
+            return None
+        return self._dl, self._frame
+
+    def adopt(self, dl: DisplayList, pixels: np.ndarray) -> np.ndarray:
+        """Show again a frame this renderer painted before (``pixels``, from ``dl``) without
+        painting it: the same array when it is still the last frame, else a read-only copy
+        (a new array, as a repaint would give; pixels are a function of the display list, so
+        they are what a repaint would paint)."""
+        if self._dl is dl and self._frame is not None:
+            self.last = {"repaint": "none", "damaged": 0.0, "ops": 0}
+            return self._frame
+        if pixels.shape != (self.size[1], self.size[0], 3):
+            raise ValueError(f"a {pixels.shape} frame cannot be adopted by a {self.size} "
+                             "renderer")
+        frame = np.array(pixels)
+        frame.flags.writeable = False
+        self._dl, self._frame = dl, frame
+        self.last = {"repaint": "copy", "damaged": 0.0, "ops": 0}
+        return frame
+
     def frame(self, root: View, *, night: bool = False) -> np.ndarray:
         """The frame of a laid-out tree (see the class docstring for ownership); ``night``
         draws it with the system's dark theme (:func:`night_list`)."""
