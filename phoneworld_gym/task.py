@@ -312,7 +312,11 @@ def all_tasks() -> dict[str, type[Task]]:
 
 
 def get_task(task_id: str) -> type[Task]:
-    tasks = all_tasks()
-    if task_id not in tasks:
+    """The registered task ``task_id`` (a lookup in the registry, without the sorted copy
+    :func:`all_tasks` makes: every reset asks)."""
+    if not _discovered:
+        all_tasks()
+    cls = _TASKS.get(task_id)
+    if cls is None:
         raise KeyError(f"no task {task_id!r}; see phoneworld_gym.list_tasks()")
-    return tasks[task_id]
+    return cls
