@@ -122,7 +122,7 @@ def grpo_loss(logp: torch.Tensor, old_logp: torch.Tensor, advantages: torch.Tens
         d = ref_logp - logp
         kl = torch.exp(d) - d - 1
         per_token = per_token + kl_coef * kl
-        kl_mean = float((kl * m).sum() / n)
+        kl_mean = float(((kl * m).sum() / n).detach())
     loss = (per_token * m).sum() / n
     was_clipped = ((ratio * adv) > (clipped * adv)).to(logp.dtype)
     stats = {"ratio": float((ratio.detach() * m).sum() / n),
