@@ -44,7 +44,7 @@ from phoneworld_gym.baselines.prompt import (
     messages_to_prompt,
     parse_action,
 )
-from phoneworld_gym.contract import Action
+from phoneworld_gym.contract import Action, UIElement, parse_ui_elements
 
 #: What an unparsable reply becomes: a step that changes nothing.
 NO_OP = Action("wait")
@@ -361,8 +361,10 @@ class LMAgent:
         self.history = []
         self.last = {}
 
-    def messages(self, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The chat messages of this step."""
+    def messages(self, obs: Mapping[str, Any], elements: Sequence[UIElement] | None = None
+                 ) -> list[dict[str, Any]]:
+        """The chat messages of this step (``elements``: the observation's tree, already
+        parsed)."""
         if "a11y" not in obs:
             raise ValueError("LMAgent reads the element list: it needs the a11y observation "
                              "(obs_mode 'all' or 'a11y')")
@@ -370,7 +372,8 @@ class LMAgent:
         if self.screenshots and shot is None:
             raise ValueError("screenshots=True needs the screenshot observation")
         goal = self.goal or str(obs.get("goal", ""))
-        return build_messages(goal, obs["a11y"], self.history, screenshot=shot,
+        tree = obs["a11y"] if elements is None else elements
+        return build_messages(goal, tree, self.history, screenshot=shot,
                               max_history=self.max_history)
 
     def policy_inputs(self, obs: Mapping[str, Any]) -> str:
@@ -386,11 +389,16 @@ class LMAgent:
     def act(self, obs: Mapping[str, Any]) -> Action:
         """Generate, parse, and remember the step; an unparsable reply is a ``wait``."""
         allowed = None
-        if self.constrained:
+        elements = None
+        if self.constrained:  # the tree is parsed once, for the candidates and the prompt
+            if "a11y" not in obs:
+                self.messages(obs)  # raises the error that names the missing tree
+            elements = parse_ui_elements(obs["a11y"])
             goal = self.goal or str(obs.get("goal", ""))
             allowed = [format_action(a) for a in
-                       candidate_actions(goal, obs["a11y"], apps=self.apps)]
-        done = self.lm.generate(self.messages(obs), max_new_tokens=self.max_new_tokens,
+                       candidate_actions(goal, elements, apps=self.apps)]
+        done = self.lm.generate(self.messages(obs, elements),
+                                max_new_tokens=self.max_new_tokens,
                                 temperature=self.temperature, seed=self._step_seed(),
                                 allowed=allowed)
         action = parse_action(done.text)
