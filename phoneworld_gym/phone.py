@@ -143,6 +143,7 @@ def _container_ids(values: Sequence[Any]) -> list[int]:
     for v in values:
         if type(v) in containers:
             visit(v)
+    del visit  # break the function <-> cell cycle: refcounting frees it, not the GC
     return out
 
 

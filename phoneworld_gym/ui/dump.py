@@ -49,6 +49,7 @@ def dump_nodes(root: View) -> list[View]:
             visit(c)
 
     visit(root)
+    del visit  # no function <-> cell cycle left for the GC
     return out
 
 
@@ -85,6 +86,7 @@ def indexed_nodes(hierarchy: ET.Element) -> list[tuple[ET.Element, ET.Element | 
 
     for top in [hierarchy] if hierarchy.tag == "node" else hierarchy.findall("node"):
         visit(top, None)
+    del visit  # no function <-> cell cycle left for the GC
     return out
 
 
@@ -123,5 +125,6 @@ def to_xml(root: View, package: str, id_package: str | None = None) -> str:
         parts.append("</node>")
 
     visit(root, 0)
+    del visit  # no function <-> cell cycle left for the GC
     parts.append("</hierarchy>")
     return "".join(parts)

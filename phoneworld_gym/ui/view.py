@@ -404,34 +404,31 @@ def wrap(text: str, px: int, weight: str, width: int, max_lines: int = 0) -> lis
 
 @functools.lru_cache(maxsize=1 << 14)
 def _wrap(text: str, px: int, weight: str, width: int, max_lines: int) -> tuple[str, ...]:
-    class _F:  # measure through the cache
-        @staticmethod
-        def getlength(s: str) -> float:
-            return text_width(s, px, weight)
+    def measure(s: str) -> float:  # through text_width's cache
+        return text_width(s, px, weight)
 
-    f = _F()
     out: list[str] = []
     for para in text.split("\n"):
         words = para.split(" ")
         line = ""
         for word in words:
             cand = word if not line else f"{line} {word}"
-            if f.getlength(cand) <= width or not line and not word:
+            if measure(cand) <= width or not line and not word:
                 line = cand
                 continue
             if line:
                 out.append(line)
             line = word
-            while f.getlength(line) > width and len(line) > 1:
+            while measure(line) > width and len(line) > 1:
                 cut = len(line) - 1
-                while cut > 1 and f.getlength(line[:cut]) > width:
+                while cut > 1 and measure(line[:cut]) > width:
                     cut -= 1
                 out.append(line[:cut])
                 line = line[cut:]
         out.append(line)
     if max_lines and len(out) > max_lines:
         last = out[max_lines - 1]
-        while last and f.getlength(last + "…") > width:
+        while last and measure(last + "…") > width:
             last = last[:-1]
         out = out[: max_lines - 1] + [last.rstrip() + "…"]
     return tuple(out)
@@ -468,6 +465,7 @@ def compute_clips(root: View, screen: Box) -> None:
             visit(c, clip)
 
     visit(root, screen)
+    del visit  # no function <-> cell cycle left for the GC
 
 
 def retain(view: View) -> View:
@@ -499,7 +497,9 @@ def hit_test(root: View, x: int, y: int, *, long: bool = False,
             wants = v.long_clickable if long else v.clickable
         return v if wants else None
 
-    return visit(root)
+    hit = visit(root)
+    del visit  # no function <-> cell cycle left for the GC
+    return hit
 
 
 def find_scrollable(root: View, x: int | None = None, y: int | None = None) -> Scroll | None:
