@@ -8,7 +8,11 @@ The loop, for each update:
 2. play ``group_size`` episodes of each instance with the sampling policy (same task, same
    seed, so the group differs only by the policy's choices);
 3. score each episode (the env's verifier, or a judge), and normalise the scores within the
-   group: ``A = (r - mean) / (std + eps)`` (all equal -> all zero: no signal, dropped);
+   group: ``A = (r - mean) / (std + eps)`` (all equal -> all zero: no signal, dropped).
+   With ``max_draws`` set (dynamic sampling, as in DAPO), steps 1-3 repeat, one instance at a
+   time, until ``tasks_per_update`` groups have a reward spread or ``max_draws`` instances
+   have been played: a group the policy always (or never) solves teaches nothing, so the
+   update's budget goes to the instances it sometimes solves;
 4. every step of an episode is one sample, prompt -> completion, sharing the episode's
    advantage; the loss is PPO's clipped surrogate on the completion (action) tokens only,
    with an optional KL penalty to a frozen reference (the SFT model), averaged over tokens.
@@ -149,6 +153,11 @@ class GRPOSettings:
         max_episode_steps: cap on steps per episode (None: the task's own budget).
         max_grad_norm: gradient clipping.
         seed: torch's seed for sampling.
+        max_draws: dynamic sampling: per update, keep drawing and playing task instances until
+            ``tasks_per_update`` groups have a reward spread (not all equal), at most
+            ``max_draws`` instances (>= ``tasks_per_update``). None or 0: draw exactly
+            ``tasks_per_update`` instances and train on whichever have a spread (the
+            behaviour before this setting existed).
     """
 
     updates: int = 4
@@ -164,6 +173,7 @@ class GRPOSettings:
     max_episode_steps: int | None = None
     max_grad_norm: float = 1.0
     seed: int = 0
+    max_draws: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("updates", "tasks_per_update", "group_size", "epochs", "minibatch",
@@ -182,6 +192,17 @@ class GRPOSettings:
         if self.max_episode_steps is not None and self.max_episode_steps < 1:
             raise ValueError(f"max_episode_steps must be >= 1 or None, got "
                              f"{self.max_episode_steps}")
+        if self.max_draws is not None:
+            if isinstance(self.max_draws, bool) or not isinstance(self.max_draws, int) \
+                    or self.max_draws < 0:
+                raise ValueError(f"max_draws must be None, 0 or an int >= tasks_per_update "
+                                 f"({self.tasks_per_update}), got {self.max_draws!r}")
+            if self.max_draws == 0:
+                self.max_draws = None
+            elif self.max_draws < self.tasks_per_update:
+                raise ValueError(f"max_draws ({self.max_draws}) must be >= tasks_per_update "
+                                 f"({self.tasks_per_update}): it caps the instances drawn "
+                                 f"to find that many groups with a reward spread")
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> GRPOSettings:
@@ -332,15 +353,63 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
                    actions=actions, turns=turns, screens=screens)
 
 
+def has_spread(rewards: Sequence[float]) -> bool:
+    """Whether a group's rewards differ (else its advantages are all zero: no signal)."""
+    return len(rewards) > 1 and float(np.ptp(np.asarray(rewards, dtype=np.float64))) > 1e-12
+
+
+@dataclasses.dataclass
+class Rollouts:
+    """What one update played: every episode, the samples of the groups kept for training,
+    and how many task instances were drawn and kept."""
+
+    episodes: list[Episode]
+    samples: list[StepSample]
+    drawn: int
+    kept: int
+
+
+def collect_groups(sampler: Any, agent: Any, settings: GRPOSettings,
+                   reward_fn: RewardFn) -> Rollouts:
+    """Play one update's groups.
+
+    Without ``max_draws``: ``tasks_per_update`` instances, each group scored and normalised
+    (a group without spread contributes zero-advantage samples, which the update drops).
+    With it: instances are drawn one by one until ``tasks_per_update`` groups have a reward
+    spread or ``max_draws`` were played; only the groups with a spread give samples."""
+    dynamic = settings.max_draws is not None
+    limit = settings.max_draws if dynamic else settings.tasks_per_update
+    out = Rollouts([], [], 0, 0)
+    while out.drawn < (limit or 0) and out.kept < settings.tasks_per_update:
+        inst = sampler.draw()
+        env = sampler.env(inst.source)
+        group = [play(env, agent, inst.source, inst.task, inst.seed,
+                      settings.max_episode_steps) for _ in range(settings.group_size)]
+        for ep in group:
+            ep.reward = float(reward_fn(ep))
+        out.drawn += 1
+        out.episodes += group
+        rewards = [ep.reward for ep in group]
+        if not has_spread(rewards):
+            continue
+        out.kept += 1
+        for ep, a in zip(group, group_advantages(rewards)):
+            out.samples += [StepSample(p, c, a) for p, c in ep.steps if c]
+    return out
+
+
 def train_grpo(model: Any, tokenizer: Any, sampler: Any, settings: GRPOSettings, *,
                make_agent: Callable[[Any, Any], Any], ref_model: Any = None,
                reward_fn: RewardFn = verified_reward,
                log: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Run ``settings.updates`` GRPO updates of ``model`` in place; returns one record per
-    update (mean reward, success, samples, loss, ratio, clipped fraction, KL, seconds).
+    update: mean reward and success over every episode played, ``drawn`` (task instances
+    played) and ``kept`` (groups with a reward spread, the ones trained on), samples, loss,
+    ratio, clipped fraction, KL, seconds.
 
     ``make_agent(model, tokenizer)`` builds the sampling agent; ``reward_fn`` scores an
-    episode (default: the verifier's reward)."""
+    episode (default: the verifier's reward); ``sampler`` has ``draw()`` (a task instance
+    with ``source``, ``task``, ``seed``) and ``env(source)``."""
     torch.manual_seed(settings.seed)
     rng = np.random.default_rng(settings.seed)
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
@@ -350,28 +419,18 @@ def train_grpo(model: Any, tokenizer: Any, sampler: Any, settings: GRPOSettings,
         t0 = time.time()
         model.eval()
         agent = make_agent(model, tokenizer)
-        samples: list[StepSample] = []
-        episodes: list[Episode] = []
-        for inst in sampler.draw_batch(settings.tasks_per_update):
-            env = sampler.env(inst.source)
-            group = [play(env, agent, inst.source, inst.task, inst.seed,
-                          settings.max_episode_steps) for _ in range(settings.group_size)]
-            for ep in group:
-                ep.reward = float(reward_fn(ep))
-            advantages = group_advantages([ep.reward for ep in group])
-            for ep, a in zip(group, advantages):
-                samples += [StepSample(p, c, a) for p, c in ep.steps if c]
-            episodes += group
-        stats = update_policy(model, optimizer, samples, settings, pad_id, ref_model, rng)
+        got = collect_groups(sampler, agent, settings, reward_fn)
+        episodes = got.episodes
+        stats = update_policy(model, optimizer, got.samples, settings, pad_id, ref_model, rng)
         record = {"update": update + 1,
                   "reward": float(np.mean([e.reward for e in episodes])),
                   "success": float(np.mean([e.success for e in episodes])),
                   "episode_steps": float(np.mean([len(e.steps) for e in episodes])),
                   "sources": sorted({e.source for e in episodes}),
+                  "drawn": got.drawn, "kept": got.kept,
                   **stats, "seconds": round(time.time() - t0, 2)}
         history.append(record)
         if log is not None:
             log(record)
     model.eval()
     return history
-

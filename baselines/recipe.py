@@ -188,7 +188,10 @@ class RecipeConfig:
             if bad:
                 raise ValueError(f"config rl.{stage}.weights names worlds {bad} not in worlds "
                                  f"{sorted(worlds)}")
-            stages[stage] = (weights, GRPOSettings.from_dict(spec))
+            try:
+                stages[stage] = (weights, GRPOSettings.from_dict(spec))
+            except ValueError as e:
+                raise ValueError(f"config rl.{stage}: {e}") from None
         ev = dict(raw.get("eval") or {})
         _check_keys("eval", ev, EVAL_KEYS)
         return cls(
@@ -449,8 +452,8 @@ def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig
 
     def show(r: dict[str, Any]) -> None:
         log(f"{stage} update {r['update']}: reward {r['reward']:.2f} success "
-            f"{r['success']:.2f} loss {r['loss']:.3f} samples {r['samples']:.0f} "
-            f"{r['seconds']:.0f} s")
+            f"{r['success']:.2f} groups kept {r['kept']}/{r['drawn']} loss {r['loss']:.3f} "
+            f"samples {r['samples']:.0f} {r['seconds']:.0f} s")
 
     try:
         return train_grpo(model, tokenizer, sampler, settings, ref_model=ref,

@@ -165,6 +165,9 @@ def small_config(**over: object) -> dict:
      r"rl.real.weights names worlds \['phone'\]"),
     ({"demos": {"seeds": "5:5"}}, "demos.seeds"),
     ({"decoding": "beam"}, "decoding must be one of"),
+    ({"rl": {"real": {"weights": {"field": 1}, "tasks_per_update": 3, "max_draws": 2},
+             "mixed": {"weights": {"mock": 1}}}},
+     r"config rl.real: max_draws \(2\) must be >= tasks_per_update \(3\)"),
 ])
 def test_bad_configs_name_the_problem(change: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -249,12 +252,16 @@ def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
     assert again["summary"] == doc["summary"]
     assert sum("reused" in line for line in lines) == 7, lines  # 3 trainings + 4 evaluations
     raw = small_config()
-    raw["rl"]["mixed"]["lr"] = 0.01
+    raw["rl"]["mixed"].update(lr=0.01, max_draws=3)  # dynamic sampling: up to 3 instances
     lines.clear()
-    run(RecipeConfig.from_dict(raw), tmp_path, log=lines.append)
+    redone = run(RecipeConfig.from_dict(raw), tmp_path, log=lines.append)
     assert any(line.startswith("[real_rl] reused") for line in lines)
-    assert any(line.startswith("mixed_rl update 1") for line in lines)
+    assert any(line.startswith("mixed_rl update 1") and "groups kept" in line
+               for line in lines)
     assert not any(line.startswith("[mixed_rl] reused") for line in lines)
+    h = redone["meta"]["mixed_rl"]["history"][0]
+    assert 1 <= h["drawn"] <= 3 and h["kept"] in (0, 1)
+    assert h["kept"] == 1 or h["drawn"] == 3  # it stops at the first group with a spread
     # constrained decoding keeps the demonstrations and SFT, and redoes RL and evaluations
     raw["decoding"] = "constrained"
     lines.clear()

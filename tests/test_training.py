@@ -183,6 +183,132 @@ def test_grpo_settings_name_bad_values() -> None:
         GRPOSettings(updates=0)
 
 
+def test_max_draws_is_checked_by_name() -> None:
+    """max_draws: None or 0 keep the old behaviour, fewer than tasks_per_update, negatives and
+    non-ints are errors naming the setting."""
+    assert GRPOSettings(max_draws=0).max_draws is None
+    assert GRPOSettings(tasks_per_update=3, max_draws=3).max_draws == 3
+    with pytest.raises(ValueError, match=r"max_draws \(2\) must be >= tasks_per_update \(3\)"):
+        GRPOSettings(tasks_per_update=3, max_draws=2)
+    for bad in (-1, 2.5, True, "8"):
+        with pytest.raises(ValueError, match="max_draws must be"):
+            GRPOSettings(max_draws=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_draws"):
+        GRPOSettings.from_dict({"tasks_per_update": 4, "max_draws": 1})
+
+
+# -- dynamic sampling, on a scripted world ----------------------------------------------------
+TASK_TOKEN = {"always": 4, "never": 5, "mixed": 6}
+
+
+class OneStepEnv:
+    """An episode is one step; the goal is the task's name (the agent puts it in its prompt)."""
+
+    def reset(self, seed=None, options=None):
+        self.task = options["task"]
+        return {"goal": self.task, "a11y": "[]"}, {}
+
+    def step(self, action):
+        return ({"goal": self.task, "a11y": "[]"}, 0.0, True, False,
+                {"action_error": "", "success": False})
+
+
+class TaskAgent:
+    """Writes completion [7, 3] after a prompt [task token, 1], so a sample tells its task."""
+
+    def __init__(self):
+        self.last: dict = {}
+        self.goal = ""
+
+    def reset(self, goal):
+        self.goal = goal
+
+    def act(self, obs):
+        self.last = {"prompt_ids": [TASK_TOKEN[self.goal], 1], "completion_ids": [7, 3],
+                     "completion": "wait"}
+        return "wait"
+
+
+class ScriptedSampler:
+    """Hands out a fixed list of task instances in order (seed = its position)."""
+
+    def __init__(self, tasks):
+        from phoneworld_gym.baselines.sampler import TaskInstance
+
+        self.queue = [TaskInstance("fake", t, i) for i, t in enumerate(tasks)]
+        self.drawn: list = []
+
+    def draw(self):
+        self.drawn.append(self.queue.pop(0))
+        return self.drawn[-1]
+
+    def env(self, source):
+        return OneStepEnv()
+
+
+def scripted_reward():
+    """always: 1, never: 0, mixed: 1 for the first episode of each group, then 0."""
+    played: dict = {}
+
+    def reward(ep) -> float:
+        n = played[ep.seed] = played.get(ep.seed, 0) + 1
+        return {"always": 1.0, "never": 0.0}.get(ep.task, float(n == 1))
+
+    return reward
+
+
+def run_scripted(tasks, settings, monkeypatch):
+    """train_grpo on the scripted world; returns the history, the sampler and, per update,
+    the samples handed to the policy update."""
+    from types import SimpleNamespace
+
+    import phoneworld_gym.baselines.grpo as grpo
+
+    trained: list = []
+    real_update = grpo.update_policy
+
+    def spy(model, opt, samples, *args, **kwargs):
+        trained.append(list(samples))
+        return real_update(model, opt, samples, *args, **kwargs)
+
+    monkeypatch.setattr(grpo, "update_policy", spy)
+    sampler = ScriptedSampler(tasks)
+    history = grpo.train_grpo(toy_model(), SimpleNamespace(pad_token_id=0), sampler, settings,
+                              make_agent=lambda m, t: TaskAgent(), reward_fn=scripted_reward())
+    return history, sampler, trained
+
+
+def test_dynamic_sampling_trains_only_on_groups_with_spread(monkeypatch) -> None:
+    """Update 1 draws until two mixed groups are found (always/never groups are played but
+    not trained on); update 2 finds none and stops at the cap of 6 draws, leaving the rest."""
+    tasks = (["always", "never", "mixed", "always", "mixed"]
+             + ["never", "always"] * 3 + ["mixed"])
+    settings = GRPOSettings(updates=2, tasks_per_update=2, group_size=4, epochs=1,
+                            minibatch=4, lr=1e-3, max_draws=6)
+    history, sampler, trained = run_scripted(tasks, settings, monkeypatch)
+    assert [(h["drawn"], h["kept"]) for h in history] == [(5, 2), (6, 0)]
+    assert len(sampler.drawn) == 11 and [i.task for i in sampler.queue] == ["mixed"]
+    # update 1: the two mixed groups' 8 steps, advantages +sqrt(3) once and -1/sqrt(3) x3 each
+    assert {s.prompt_ids[0] for s in trained[0]} == {TASK_TOKEN["mixed"]}
+    assert len(trained[0]) == 8 and history[0]["samples"] == 8
+    assert sorted(round(s.advantage, 3) for s in trained[0]) == [-0.577] * 6 + [1.732] * 2
+    assert trained[1] == [] and history[1]["samples"] == 0 and history[1]["loss"] == 0.0
+    # reward and success are over every episode played: 5 groups, 2 always + 2 mixed wins
+    assert history[0]["reward"] == pytest.approx((2 * 4 + 2 * 1) / 20)
+    assert history[1]["reward"] == pytest.approx(3 * 4 / 24)
+
+
+def test_without_max_draws_each_update_plays_exactly_its_instances(monkeypatch) -> None:
+    """The old behaviour: tasks_per_update instances per update, whatever their rewards; only
+    the group with a spread gives samples."""
+    settings = GRPOSettings(updates=1, tasks_per_update=3, group_size=4, epochs=1, minibatch=4)
+    history, sampler, trained = run_scripted(["always", "mixed", "never", "mixed"], settings,
+                                             monkeypatch)
+    assert (history[0]["drawn"], history[0]["kept"]) == (3, 1)
+    assert len(sampler.queue) == 1
+    assert [s.prompt_ids[0] for s in trained[0]] == [TASK_TOKEN["mixed"]] * 4
+
+
 # -- the task sampler -----------------------------------------------------------------------
 def test_sampler_draws_by_weight_reproducibly() -> None:
     sources = [EnvSource("mock", "PhoneWorld/All-v0", 3.0, tasks=["ContactsStar",
