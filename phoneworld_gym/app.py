@@ -256,7 +256,7 @@ class Ctx:
     # -- data ----------------------------------------------------------------------------
     @property
     def store(self) -> dict[str, Any]:
-        return self.world.stores[self.app.name]
+        return self.world.open_store(self.app.name)
 
     @property
     def args(self) -> dict[str, Any]:
@@ -406,7 +406,7 @@ class Ctx:
         for app in _APPS.values():
             fn = app.providers.get(table)
             if fn is not None and app.name in self.world.stores:
-                return copy_data(fn(self.world.stores[app.name]))  # type: ignore[no-any-return]
+                return copy_data(fn(self.world.open_store(app.name)))  # type: ignore[no-any-return]
         return copy_data(self.world.system.get(table, []))  # type: ignore[no-any-return]
 
     # -- shared storage (the phone's ``files`` table, /sdcard) ----------------------------------

@@ -154,15 +154,17 @@ class UnicodeText(spaces.Text):
 # the buffer is still all zeros, so every observation was a max_length string of "\x00" (zero
 # is chr(0) in UnicodeText's all-code-point charset). The handlers below give UnicodeText a live
 # view instead, and encode and decode whole strings at once rather than a character at a time.
-
-_PAD = 0x110000  # Gymnasium's padding for Text: len(character_set), one past the last code point
+# Each row is the string's length, then its code points: reading and writing a string costs its
+# own length, not the space's max_length (a million code points for the accessibility XML).
 
 
 def _decode_codes(row: np.ndarray) -> str:
-    """The string in one shared-memory row of int32 code points (ends at the first padding)."""
-    pad = row.view(np.uint32) >= _PAD
-    end = int(pad.argmax()) if pad.any() else row.shape[0]
-    return row[:end].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    """The string in one shared-memory row: ``row[0]`` code points from ``row[1]`` on."""
+    n = int(row[0])
+    if not 0 <= n < row.shape[0]:
+        raise ValueError(f"a shared-memory text row claims {n} code points; it holds at most "
+                         f"{row.shape[0] - 1}")
+    return row[1:1 + n].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
 
 class SharedTexts(collections.abc.Sequence[str]):
@@ -179,7 +181,7 @@ class SharedTexts(collections.abc.Sequence[str]):
     __slots__ = ("_codes",)
 
     def __init__(self, codes: np.ndarray) -> None:
-        self._codes = codes  # (num_envs, max_length) int32 code points, padded with _PAD
+        self._codes = codes  # (num_envs, 1 + max_length) int32: the length, the code points
 
     def __len__(self) -> int:
         return int(self._codes.shape[0])
@@ -217,10 +219,8 @@ class SharedTexts(collections.abc.Sequence[str]):
 
 @create_shared_memory.register(UnicodeText)
 def _create_unicode_shared_memory(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> Any:
-    """``n`` rows of ``max_length`` int32 code points, each all padding (the empty string)."""
-    memory = ctx.Array(np.dtype(np.int32).char, n * space.max_length)  # type: ignore[attr-defined]
-    np.frombuffer(memory.get_obj(), dtype=np.int32).fill(_PAD)
-    return memory
+    """``n`` rows of a length and ``max_length`` int32 code points (zeroed: empty strings)."""
+    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))  # type: ignore[attr-defined]
 
 
 @read_from_shared_memory.register(UnicodeText)
@@ -228,20 +228,20 @@ def _read_unicode_from_shared_memory(space: UnicodeText, shared_memory: Any,
                                      n: int = 1) -> SharedTexts:
     """A live view of the ``n`` strings (decoded on access, not now)."""
     codes = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
-    return SharedTexts(codes.reshape(n, space.max_length))
+    return SharedTexts(codes.reshape(n, space.max_length + 1))
 
 
 @write_to_shared_memory.register(UnicodeText)
 def _write_unicode_to_shared_memory(space: UnicodeText, index: int, value: str,
                                     shared_memory: Any) -> None:
-    """Write ``value`` into row ``index`` as code points, padding the rest of the row."""
+    """Write ``value`` into row ``index``: its length, then its code points."""
     if not isinstance(value, str) or len(value) > space.max_length:
         raise ValueError(f"{_show(value)} is not in {space}")
-    size = space.max_length
+    size = space.max_length + 1
     row = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * size:(index + 1) * size]
     codes = np.frombuffer(value.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    row[: codes.size] = codes
-    row[codes.size:] = _PAD
+    row[1:1 + codes.size] = codes
+    row[0] = codes.size  # last: a reader never sees a length longer than what was written
 
 
 class IntScalar(spaces.Box):

@@ -26,11 +26,16 @@ What is cached, and why it is never stale:
   (a bounded LRU shared by the devices of a process, keyed by the seed and the installed app
   classes) as ``marshal`` bytes, one blob per world field and per app store; a second reset
   to the same seed loads those instead of generating it again. A store or field of the world
-  being left behind is kept instead of loaded when its dump is byte for byte its start blob
-  and no action or device verb could have reached it in the episode (its app was never in an
-  action's scope, no verb wrote to it, :meth:`~PhoneWorldDevice.invalidate` was not called):
-  the content check catches any change, the reach check that nothing else can hold one of
-  its dicts or lists (handlers close over them).
+  being left behind is kept instead of loaded when no action or device verb could have
+  reached it in the episode (its app was never in an action's scope, no verb wrote to it,
+  :meth:`~PhoneWorldDevice.invalidate` was not called) and, for a store that app code was
+  handed (:meth:`World.open_store <phoneworld_gym.world.World.open_store>`: a screen, a
+  handler or a provider ran on it), its dump is byte for byte its start blob. The reach
+  check means nothing else can hold one of its dicts or lists (handlers close over them), the
+  content check catches app code that changed its store while drawing or answering a query;
+  a store no code was handed is kept unread (most of them: an episode opens one or two
+  apps), which is why code that changes the world in place must call
+  :meth:`~PhoneWorldDevice.invalidate`.
 - **Start bytes for the probe.** After a reset the device knows each data source's
   ``marshal`` dump (its start blob), and a snapshot of the probe uses it instead of dumping
   the source again, for as long as nothing may have changed it: a write verb or fixture
@@ -51,6 +56,7 @@ What is cached, and why it is never stale:
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import marshal
 from collections import OrderedDict
@@ -123,27 +129,14 @@ _CONTAINERS = frozenset((dict, list, tuple, set))
 
 def _container_ids(values: Sequence[Any]) -> list[int]:
     """The ``id`` of every dict, list, tuple and set inside ``values``, in a fixed walk order
-    (depth first; recursive, which skips the scalars faster than a stack of every value)."""
-    out: list[int] = []
-    add = out.append
+    (breadth first, one level at a time through ``gc.get_referents``, which lists a dict's
+    keys and values and a list's items in their order, in C)."""
     containers = _CONTAINERS
-
-    def visit(o: Any) -> None:
-        add(id(o))
-        t = type(o)
-        if t is dict:
-            for v in o.values():
-                if type(v) in containers:
-                    visit(v)
-        elif t is not set:
-            for v in o:
-                if type(v) in containers:
-                    visit(v)
-
-    for v in values:
-        if type(v) in containers:
-            visit(v)
-    del visit  # break the function <-> cell cycle: refcounting frees it, not the GC
+    out: list[int] = []
+    level = [v for v in values if type(v) in containers]
+    while level:
+        out += map(id, level)
+        level = [o for o in gc.get_referents(*level) if type(o) in containers]
     return out
 
 
@@ -203,6 +196,8 @@ class PhoneWorldDevice(SimWriteVerbs):
         self._pixels: np.ndarray | None = None
         #: the world this device's last reset made (only its parts may be kept at a reset)
         self._own: World | None = None
+        #: the start world it was made from
+        self._own_start: StartWorld | None = None
         #: the world's parts an action or a verb may have reached since that reset: store
         #: sources (``store/<app>``) and field names; None for all of them
         self._reached: set[str] | None = None
@@ -223,6 +218,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         state["_screen_key"] = None
         state["_pixels"] = None
         state["_own"] = state["_reached"] = state["_known"] = state["_home_shot"] = None
+        state["_own_start"] = None
         state.pop("_page_cache", None)
         return state
 
@@ -245,10 +241,18 @@ class PhoneWorldDevice(SimWriteVerbs):
                 keep = old is not None and reached is not None and name not in reached
                 values[name] = _kept_or_loaded(getattr(old, name) if keep else None, blob)
             keepable = old.stores if old is not None and reached is not None else {}
-            values["stores"] = {
-                name: _kept_or_loaded(None if reached is None or f"store/{name}" in reached
-                                      else keepable.get(name), blob)
-                for name, blob in start.stores.items()}
+            # a store no code was handed is still its start blob, if it is the same start's
+            same = old is not None and self._own_start is start
+            opened = old.opened if old is not None else set()
+            stores = {}
+            for name, blob in start.stores.items():
+                kept = None if reached is None or f"store/{name}" in reached \
+                    else keepable.get(name)
+                if kept is not None and same and name not in opened:
+                    stores[name] = kept  # no code was handed it: nothing changed it
+                else:
+                    stores[name] = _kept_or_loaded(kept, blob)
+            values["stores"] = stores
             world = World(**values)
             known = {"settings": (world.settings, start.fields["settings"]),
                      "system": (world.system, start.fields["system"])}
@@ -257,6 +261,7 @@ class PhoneWorldDevice(SimWriteVerbs):
         self.world = world
         self._drop_frame()
         self._own = world
+        self._own_start = start
         self._reached = set()
         self._known = known
 

@@ -91,10 +91,9 @@ class PhoneWorldProbe:
             if table in COMMON_TABLES:
                 return []  # the provider exists on every phone, empty without its app
             raise Unsupported(f"no table {table!r} on this phone; tables: {self.tables()}")
-        store = w.stores.get(app.name)
-        if store is None:
+        if app.name not in w.stores:
             return []
-        return copy_data(app.providers[table](store))  # type: ignore[no-any-return]
+        return copy_data(app.providers[table](w.open_store(app.name)))  # type: ignore[no-any-return]
 
     def tables(self) -> list[str]:
         self._index()

@@ -82,6 +82,18 @@ class World:
     realism: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: runtime permission answers: app -> permission -> "granted" | "once" | "denied"
     permissions: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    def __post_init__(self) -> None:
+        #: not state (no field): the apps whose store object app code was handed
+        #: (:meth:`open_store`) since this world was made; a reset trusts the stores of the
+        #: others without reading them (see
+        #: :meth:`PhoneWorldDevice.reset <phoneworld_gym.phone.PhoneWorldDevice.reset>`)
+        self.opened: set[str] = set()
+
+    def open_store(self, app: str) -> dict[str, Any]:
+        """``app``'s live store, for app code (screens, handlers, providers): the way app code
+        gets it, so the world knows which stores code may have changed."""
+        self.opened.add(app)
+        return self.stores[app]
 
     # -- activities --------------------------------------------------------------------------
     def top(self) -> dict[str, Any] | None:

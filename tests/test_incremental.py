@@ -358,8 +358,9 @@ def test_reset_from_the_start_world_cache_is_a_fresh_world() -> None:
     device = PhoneWorldDevice()
     device.reset(5)
     first = device.world.to_json()
-    device.world.stores["contacts"]["contacts"].clear()  # change the world in place
+    device.world.stores["contacts"]["contacts"].clear()  # change the world in place ...
     device.world.clock = "2030-01-01T00:00:00"
+    device.invalidate()  # ... and say so, as code outside actions and verbs must
     device.reset(5)
     assert device.world.to_json() == first
     other = PhoneWorldDevice()

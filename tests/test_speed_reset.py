@@ -1,10 +1,11 @@
 """The reset's shortcuts never show: kept stores, start bytes reused by the probe.
 
-A reset keeps the parts of the last world that are byte for byte their start blob and that no
-action or verb could reach, and a snapshot right after a reset reuses the start blobs of the
-sources nothing wrote to (see ``phoneworld_gym.phone``). These tests check content: what a
-reset after a mutating episode gives (world, rows, XML) against a fresh device, and every
-source a snapshot took from the start blobs against a fresh dump of the live data.
+A reset keeps the parts of the last world that no action or verb could reach (a store that app
+code was handed only when it is byte for byte its start blob), and a snapshot right after a
+reset reuses the start blobs of the sources nothing wrote to (see ``phoneworld_gym.phone``).
+These tests check content: what a reset after a mutating episode gives (world, rows, XML)
+against a fresh device, and every source a snapshot took from the start blobs against a fresh
+dump of the live data.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def test_a_reset_after_a_mutating_episode_equals_a_fresh_devices(task: str) -> N
     assert again == _state(_phone(fresh)) == before
 
 
-def test_kept_stores_are_only_those_no_action_or_verb_reached() -> None:
+def test_kept_stores_are_only_those_no_action_or_verb_reached(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     device = PhoneWorldDevice()
     device.reset(2)
     stores = dict(device.world.stores)
@@ -83,15 +85,28 @@ def test_kept_stores_are_only_those_no_action_or_verb_reached() -> None:
     device.execute(Action("open_app", app_name="Contacts"))
     device.insert("sms", {"address": "+1 415-555-0100", "body": "hi", "date": 1, "type": 1,
                           "read": 0})
-    # changed in place without invalidate(): the content check at the reset catches it
-    device.world.stores["notes"]["notes"].clear()
+    # app code that changes its store while drawing (no action in its scope): the content
+    # check of the stores code was handed catches it at the reset
+    notes = device.apps["notes"]
+    draw = notes.screens["main"]
+
+    def buggy_main(ctx):  # type: ignore[no-untyped-def]
+        ctx.store["notes"].clear()
+        return draw(ctx)
+
+    monkeypatch.setitem(notes.screens, "main", buggy_main)
+    device.open_app("Notes")
+    assert "android.widget" in device.a11y_xml()  # drawn: the screen ran
+    assert device.world.stores["notes"]["notes"] == []
+    opened = set(device.world.opened)
     device.reset(2)
     new = device.world.stores
     writer = next(a.name for a in device.apps.values() if "sms" in a.writers)
     assert new["contacts"] is not stores["contacts"]  # in the action's scope
     assert new[writer] is not stores[writer]  # written by a verb
+    assert "notes" in opened and "bank" not in opened
     assert new["notes"] is not stores["notes"] and new["notes"]["notes"]  # changed: reloaded
-    assert new["bank"] is stores["bank"]  # untouched: kept
+    assert new["bank"] is stores["bank"]  # no code was handed it: kept unread
     assert device.world.system is not system  # every field is reachable by an action
     fresh = PhoneWorldDevice()
     fresh.reset(2)

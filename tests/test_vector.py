@@ -225,6 +225,21 @@ def test_unicode_text_round_trips_through_shared_memory():
         view[len(TEXTS)]
     with pytest.raises(ValueError):
         write_to_shared_memory(space, 0, "x" * 33, memory)
+    assert view[0] == ""  # the refused text wrote nothing
+
+
+def test_a_shared_text_row_costs_its_length_and_a_corrupt_row_is_an_error():
+    space = UnicodeText(1 << 20)
+    memory = create_shared_memory(space, n=1, ctx=mp)
+    view = read_from_shared_memory(space, memory, n=1)
+    codes = np.frombuffer(memory.get_obj(), dtype=np.int32)
+    codes[5:] = 7  # garbage past the string: a row is read only to its stated length
+    write_to_shared_memory(space, 0, NON_ASCII, memory)
+    assert view[0] == NON_ASCII and codes[0] == len(NON_ASCII)
+    assert (codes[1 + len(NON_ASCII):] == 7).all()  # the write did not touch the rest
+    codes[0] = (1 << 20) + 1  # a length the row cannot hold
+    with pytest.raises(ValueError, match="claims"):
+        view[0]
 
 
 def test_shared_texts_copy_as_tuples():

@@ -40,17 +40,18 @@ def dump_children(v: View) -> list[View]:
 def dump_nodes(root: View) -> list[View]:
     """The views that appear in the dump, in document order (visible, ``in_dump``)."""
     out: list[View] = []
-
-    def visit(v: View) -> None:
-        if not v.in_dump or v.clip is None:
-            return
-        out.append(v)
-        for c in v.children:
-            visit(c)
-
-    visit(root)
-    del visit  # no function <-> cell cycle left for the GC
+    _dump_nodes(root, out)
     return out
+
+
+# Recursive helpers are module functions: a nested function that calls itself is a reference
+# cycle (function -> cell -> function) that only the garbage collector frees, every frame.
+def _dump_nodes(v: View, out: list[View]) -> None:
+    if not v.in_dump or v.clip is None:
+        return
+    out.append(v)
+    for c in v.children:
+        _dump_nodes(c, out)
 
 
 # -- the element filter -------------------------------------------------------------------
@@ -74,20 +75,20 @@ def indexed_nodes(hierarchy: ET.Element) -> list[tuple[ET.Element, ET.Element | 
     ``node``), in document order, each with its innermost scrolling ancestor (``None``
     outside any scrolling container)."""
     out: list[tuple[ET.Element, ET.Element | None]] = []
-
-    def visit(node: ET.Element, scroller: ET.Element | None) -> None:
-        kids = node.findall("node")
-        scrollable = node.get("scrollable") == "true"
-        if is_indexed(bool(kids), node.get("content-desc"), scrollable):
-            out.append((node, scroller))
-        inner = node if scrollable else scroller
-        for k in kids:
-            visit(k, inner)
-
     for top in [hierarchy] if hierarchy.tag == "node" else hierarchy.findall("node"):
-        visit(top, None)
-    del visit  # no function <-> cell cycle left for the GC
+        _indexed_nodes(top, None, out)
     return out
+
+
+def _indexed_nodes(node: ET.Element, scroller: ET.Element | None,
+                   out: list[tuple[ET.Element, ET.Element | None]]) -> None:
+    kids = node.findall("node")
+    scrollable = node.get("scrollable") == "true"
+    if is_indexed(bool(kids), node.get("content-desc"), scrollable):
+        out.append((node, scroller))
+    inner = node if scrollable else scroller
+    for k in kids:
+        _indexed_nodes(k, inner, out)
 
 
 def to_xml(root: View, package: str, id_package: str | None = None) -> str:
@@ -97,34 +98,50 @@ def to_xml(root: View, package: str, id_package: str | None = None) -> str:
     parts: list[str] = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
                         '<hierarchy rotation="0">']
 
-    def visit(v: View, index: int) -> None:
-        if not v.in_dump or v.clip is None:
-            return
-        x1, y1, x2, y2 = v.clip
-        rid = v.rid if (not v.rid or ":" in v.rid) else f"{id_pkg}:id/{v.rid}"
-        text = "•" * len(v.text) if v.password else v.text
-        attrs = (
-            f'index="{index}" text="{xml_attr(text)}" resource-id="{xml_attr(rid)}" '
-            f'class="{v.cls}" package="{package}" content-desc="{xml_attr(v.desc)}" '
-            f'checkable="{_b(v.checkable)}" checked="{_b(v.checked)}" '
-            f'clickable="{_b(v.clickable)}" enabled="{_b(v.enabled)}" '
-            f'focusable="{_b(v.focusable or v.clickable)}" focused="{_b(v.focused)}" '
-            f'scrollable="{_b(v.scrollable)}" long-clickable="{_b(v.long_clickable)}" '
-            f'password="{_b(v.password)}" selected="{_b(v.selected)}" '
-            f'bounds="[{x1},{y1}][{x2},{y2}]"'
-        )
-        if v.hint:
-            attrs += f' hint="{xml_attr(v.hint)}"'
-        kids = dump_children(v)
-        if not kids:
-            parts.append(f"<node {attrs} />")
-            return
-        parts.append(f"<node {attrs}>")
-        for i, c in enumerate(kids):
-            visit(c, i)
-        parts.append("</node>")
-
-    visit(root, 0)
-    del visit  # no function <-> cell cycle left for the GC
+    _xml_visit(root, 0, parts, package, id_pkg)
     parts.append("</hierarchy>")
     return "".join(parts)
+
+
+def _xml_visit(v: View, index: int, parts: list[str], package: str, id_pkg: str) -> None:
+    if not v.in_dump or v.clip is None:
+        return
+    if v._retained:  # a subtree kept across frames: its XML too, while it lies still
+        key = (index, v._clip_key, package, id_pkg)
+        kept = v._xml
+        if kept is not None and kept[0] == key:
+            parts.append(kept[1])
+            return
+        start = len(parts)
+        _xml_node(v, index, parts, package, id_pkg)
+        v._xml = (key, "".join(parts[start:]))
+        return
+    _xml_node(v, index, parts, package, id_pkg)
+
+
+def _xml_node(v: View, index: int, parts: list[str], package: str, id_pkg: str) -> None:
+    assert v.clip is not None
+    x1, y1, x2, y2 = v.clip
+    rid = v.rid if (not v.rid or ":" in v.rid) else f"{id_pkg}:id/{v.rid}"
+    text = "\u2022" * len(v.text) if v.password else v.text
+    clickable = v.clickable
+    attrs = (
+        f'index="{index}" text="{xml_attr(text)}" resource-id="{xml_attr(rid)}" '
+        f'class="{v.cls}" package="{package}" content-desc="{xml_attr(v.desc)}" '
+        f'checkable="{_b(v.checkable)}" checked="{_b(v.checked)}" '
+        f'clickable="{_b(clickable)}" enabled="{_b(v.enabled)}" '
+        f'focusable="{_b(v.focusable or clickable)}" focused="{_b(v.focused)}" '
+        f'scrollable="{_b(v.scrollable)}" long-clickable="{_b(v.long_clickable)}" '
+        f'password="{_b(v.password)}" selected="{_b(v.selected)}" '
+        f'bounds="[{x1},{y1}][{x2},{y2}]"'
+    )
+    if v.hint:
+        attrs += f' hint="{xml_attr(v.hint)}"'
+    kids = [c for c in v.children if c.in_dump and c.clip is not None]
+    if not kids:
+        parts.append(f"<node {attrs} />")
+        return
+    parts.append(f"<node {attrs}>")
+    for i, c in enumerate(kids):
+        _xml_visit(c, i, parts, package, id_pkg)
+    parts.append("</node>")

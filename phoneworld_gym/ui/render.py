@@ -451,9 +451,10 @@ def display_list(root: View, size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGH
             return
         text((px(cx), px(cy)), ICONS.get(name, "?"), p, "icon", "mm", color, clip)
 
-    def visit(v: View, clip: Rect) -> None:
+    def draw(v: View, clip: Rect) -> Rect | None:
+        """Emit ``v``'s own ops; the clip for its children (None: they are not drawn)."""
         if v.clip is None:
-            return
+            return None
         bgc, border = v.bg, v.border
         if bgc is not None and len(bgc) == 4 and not v.radius:
             emit(BLEND, *rect(v.box), clip, _rgb(bgc), int(bgc[3]))
@@ -515,10 +516,9 @@ def display_list(root: View, size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGH
             inner = (max(clip[0], px(vx1)), max(clip[1], px(vy1)), min(clip[2], px(vx2)),
                      min(clip[3], px(vy2)))
             if inner[2] <= inner[0] or inner[3] <= inner[1]:
-                return
+                return None
             clip = inner
-        for child in v.children:
-            visit(child, clip)
+        return clip
 
     def _field(v: TextField, clip: Rect) -> None:
         x1, y1, x2, y2 = v.box
@@ -564,8 +564,14 @@ def display_list(root: View, size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGH
             emit(FILL, left, px(cy - v.size_px * 0.6), left + lw, px(cy + v.size_px * 0.6) + 1,
                  clip, (103, 80, 164))
 
-    visit(root, (0, 0, W, H))
-    del visit  # no function <-> cell cycle left for the GC
+    # depth first, children in order, without recursion (a recursive closure is a reference
+    # cycle that only the garbage collector frees, every frame)
+    stack: list[tuple[View, Rect]] = [(root, (0, 0, W, H))]
+    while stack:
+        v, clip = stack.pop()
+        inner = draw(v, clip)
+        if inner is not None and v.children:
+            stack.extend((c, inner) for c in reversed(v.children))
     return DisplayList(ops, pictures, (W, H))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from PIL import Image as PILImage
 
@@ -75,6 +76,9 @@ class View:
     _retained: bool = dataclasses.field(default=False, init=False, repr=False)
     _laid_box: Box | None = dataclasses.field(default=None, init=False, repr=False)
     _clip_key: tuple[Box, Box | None] | None = dataclasses.field(default=None, init=False,
+                                                                 repr=False)
+    #: a retained subtree's last XML: ((index, clip key, package, id package), the XML)
+    _xml: tuple[tuple[Any, ...], str] | None = dataclasses.field(default=None, init=False,
                                                                  repr=False)
 
     # -- accessibility flags derived from handlers ------------------------------------------
@@ -443,29 +447,30 @@ def intersect(a: Box, b: Box) -> Box | None:
 
 def compute_clips(root: View, screen: Box) -> None:
     """Set each node's ``clip``: the part of it visible through every scroll viewport."""
+    _clips(root, screen)
 
-    def visit(v: View, clip: Box | None) -> None:
-        if v._retained:
-            key = (v.box, clip)
-            if key == v._clip_key:
-                return  # a retained subtree whose box and viewport are unchanged
-            v._clip_key = key
-        if clip is None:
-            v.clip = None
-        else:
-            b = v.box
-            x1 = b[0] if b[0] > clip[0] else clip[0]
-            y1 = b[1] if b[1] > clip[1] else clip[1]
-            x2 = b[2] if b[2] < clip[2] else clip[2]
-            y2 = b[3] if b[3] < clip[3] else clip[3]
-            v.clip = (x1, y1, x2, y2) if x2 > x1 and y2 > y1 else None
-        if isinstance(v, Scroll):
-            clip = intersect(v.inner_box(), v.clip) if v.clip is not None else None
-        for c in v.children:
-            visit(c, clip)
 
-    visit(root, screen)
-    del visit  # no function <-> cell cycle left for the GC
+# Recursive helpers are module functions: a nested function that calls itself is a reference
+# cycle (function -> cell -> function) that only the garbage collector frees, every frame.
+def _clips(v: View, clip: Box | None) -> None:
+    if v._retained:
+        key = (v.box, clip)
+        if key == v._clip_key:
+            return  # a retained subtree whose box and viewport are unchanged
+        v._clip_key = key
+    if clip is None:
+        v.clip = None
+    else:
+        b = v.box
+        x1 = b[0] if b[0] > clip[0] else clip[0]
+        y1 = b[1] if b[1] > clip[1] else clip[1]
+        x2 = b[2] if b[2] < clip[2] else clip[2]
+        y2 = b[3] if b[3] < clip[3] else clip[3]
+        v.clip = (x1, y1, x2, y2) if x2 > x1 and y2 > y1 else None
+    if isinstance(v, Scroll):
+        clip = intersect(v.inner_box(), v.clip) if v.clip is not None else None
+    for c in v.children:
+        _clips(c, clip)
 
 
 def retain(view: View) -> View:
@@ -480,26 +485,22 @@ def hit_test(root: View, x: int, y: int, *, long: bool = False,
              swipe: bool = False) -> View | None:
     """The topmost, deepest clickable (or long-clickable, or swipeable) view whose visible
     part holds the point. Later siblings are on top, as drawn."""
+    return _hit(root, x, y, long, swipe)
 
-    def inside(v: View) -> bool:
-        return v.clip is not None and v.clip[0] <= x < v.clip[2] and v.clip[1] <= y < v.clip[3]
 
-    def visit(v: View) -> View | None:
-        if not inside(v):
-            return None
-        for c in reversed(v.children):
-            hit = visit(c)
-            if hit is not None:
-                return hit
-        if swipe:
-            wants = v.on_swipe is not None and v.enabled
-        else:
-            wants = v.long_clickable if long else v.clickable
-        return v if wants else None
-
-    hit = visit(root)
-    del visit  # no function <-> cell cycle left for the GC
-    return hit
+def _hit(v: View, x: int, y: int, long: bool, swipe: bool) -> View | None:
+    c = v.clip
+    if c is None or not (c[0] <= x < c[2] and c[1] <= y < c[3]):
+        return None
+    for child in reversed(v.children):
+        hit = _hit(child, x, y, long, swipe)
+        if hit is not None:
+            return hit
+    if swipe:
+        wants = v.on_swipe is not None and v.enabled
+    else:
+        wants = v.long_clickable if long else v.clickable
+    return v if wants else None
 
 
 def find_scrollable(root: View, x: int | None = None, y: int | None = None) -> Scroll | None:
