@@ -210,3 +210,29 @@ def test_a_reset_shows_the_kept_home_pixels_as_a_fresh_read_only_copy() -> None:
     painted = PhoneWorldDevice(screenshot_size=(540, 1200))
     painted.restore(device.snapshot())
     assert np.array_equal(device.screenshot(), painted.screenshot())
+
+
+def test_after_every_tasks_oracle_a_device_reset_gives_the_start_world_again() -> None:
+    """A reset keeps unread the stores no app code was handed: after every task's setup and
+    oracle (verbs, fixtures, actions, the screens of several apps), the device's reset to the
+    episode's seed gives that seed's start world, byte for byte."""
+    env = PhoneEnv(obs_mode="a11y")
+    start: bytes | None = None
+    kept = 0
+    for task in all_tasks():
+        env.reset(seed=11, options={"task": task})
+        device = _phone(env)
+        seed = device.world.seed
+        if start is None:
+            other = PhoneWorldDevice()
+            other.reset(seed)
+            start = marshal.dumps(other.world.field_values(), 2)
+        for action in env.oracle():
+            *_, term, trunc, _ = env.step(action)
+            if term or trunc:
+                break
+        before, opened = dict(device.world.stores), set(device.world.opened)
+        device.reset(seed)
+        assert marshal.dumps(device.world.field_values(), 2) == start, task
+        kept += sum(device.world.stores[n] is before[n] for n in before if n not in opened)
+    assert kept > 10 * len(all_tasks())  # most stores were kept unread
