@@ -457,3 +457,22 @@ def test_long_press_on_a_link_offers_new_tab_preview_and_copy():
     assert text_of(d, rid="headline") == top
     _do(d, tap(d, desc="Close tab"))  # a preview closes back to the page it came from
     assert d.probe.foreground_app() == BROWSER and text_of(d, rid="top_story") == top
+
+
+def test_a_place_observed_as_a_tree_draws_no_map_and_a_screenshot_draws_it_once():
+    from phoneworld_gym.apps.maps import canvas
+
+    canvas.draw.cache_clear()
+    d = _device("maps", seed=5)
+    _do(d, Action("open_app", app_name="Maps"))
+    pin = next(e for e in d.ui_elements() if (e.resource_id or "").endswith("/map_pin"))
+    _do(d, tap(d, desc=pin.content_description, rid="map_pin"))
+    assert text_of(d, rid="place_name") == pin.content_description
+    assert canvas.draw.cache_info().misses == 0  # trees only so far: no map drawn
+    before = d.screenshot()
+    assert canvas.draw.cache_info().misses == 1
+    # the map's pixels are on the screen: above the sheet, colours of land, parks, roads
+    top = before[: before.shape[0] // 4]
+    assert len({tuple(px) for px in top.reshape(-1, 3)[::97]}) > 5
+    d.screenshot()
+    assert canvas.draw.cache_info().misses == 1  # drawn once

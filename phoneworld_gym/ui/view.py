@@ -555,9 +555,21 @@ def _noop() -> None:
 
 
 class Picture(View):
-    """A ready-made picture (a PIL image) scaled into the box: Overview thumbnails."""
+    """A ready-made picture (a PIL image) scaled into the box: Overview thumbnails, maps,
+    photos. ``image`` may be a function that makes it: it is then called only when the
+    picture is drawn (once), so a frame observed as a tree alone never draws its maps or
+    decodes its photos. Such a function must give the same picture whenever it is called
+    (draw it from the values the screen read, not from state read later)."""
 
-    def __init__(self, image: PILImage.Image, **kw: object):
+    def __init__(self, image: PILImage.Image | Callable[[], PILImage.Image], **kw: object):
         kw.setdefault("cls", "android.widget.ImageView")
         super().__init__(**kw)  # type: ignore[arg-type]
-        self.image = image
+        self._image = image
+
+    @property
+    def image(self) -> PILImage.Image:
+        """The picture (made now if it was given as a function)."""
+        img = self._image
+        if not isinstance(img, PILImage.Image):
+            img = self._image = img()
+        return img

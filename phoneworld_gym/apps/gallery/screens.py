@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import functools
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -77,7 +78,8 @@ def cells(ctx: Ctx, items: list[dict[str, Any]]) -> list[View]:
     out: list[View] = []
     for p in items:
         toggle = _toggle(ctx, p["path"])
-        out.append(gw.thumb(image(ctx, p), desc=photo_desc(p), favorite=p["favorite"],
+        out.append(gw.thumb(functools.partial(image, ctx, p), desc=photo_desc(p),
+                            favorite=p["favorite"],
                             on_click=toggle if picked is not None
                             else ctx.go("viewer", path=p["path"]),
                             on_long_click=toggle,
@@ -333,8 +335,8 @@ def album_tile(ctx: Ctx, kind: str, name: str, items: list[dict[str, Any]]) -> V
     side = (1080 - 2 * w.MARGIN - dp(12)) // 2
     cover: View
     if inside:
-        cover = Picture(image(ctx, inside[0]), width=side, height=side, in_dump=False,
-                        radius=dp(12))
+        cover = Picture(functools.partial(image, ctx, inside[0]), width=side, height=side,
+                        in_dump=False, radius=dp(12))
     else:
         cover = Icon("images", size=36, width=side, height=side, bg=ctx.theme.surface_high,
                      radius=dp(12), color=ctx.theme.on_surface_variant, in_dump=False)

@@ -77,7 +77,8 @@ def grid(cells: Sequence[View], cols: int = 4, gap: int = dp(2)) -> Column:
                   rid="photo_grid")
 
 
-def thumb(image: PILImage.Image, *, desc: str, on_click: Handler | None, favorite: bool = False,
+def thumb(image: PILImage.Image | Callable[[], PILImage.Image], *, desc: str,
+          on_click: Handler | None, favorite: bool = False,
           rid: str = "photo", on_long_click: Handler | None = None,
           picked: bool | None = None) -> View:
     """One grid cell: the picture (an ``ImageView`` with a content-desc), a small heart on

@@ -5,6 +5,7 @@ permission."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
@@ -46,8 +47,9 @@ def _pins(ctx: Ctx, selected: str = "") -> tuple[canvas.Pin, ...]:
 def _map(center: tuple[float, float], zoom: float, height: int,
          pins: tuple[canvas.Pin, ...] = (), route: tuple[tuple[float, float], ...] = (),
          flex: float = 0.0) -> Picture:
-    img = canvas.draw((round(center[0], 3), round(center[1], 3)), zoom, (1080, height), pins,
-                      route)
+    # drawn only if the frame is drawn (a tree-only observation never needs the picture)
+    img = functools.partial(canvas.draw, (round(center[0], 3), round(center[1], 3)), zoom,
+                            (1080, height), pins, route)
     return Picture(img, height=None if flex else height, flex=flex, in_dump=False)
 
 

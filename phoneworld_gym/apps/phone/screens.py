@@ -49,10 +49,11 @@ def names(ctx: Ctx) -> dict[str, str]:
     return out
 
 
-def who(ctx: Ctx, number: str, cached: str = "") -> str:
+def who(ctx: Ctx, number: str, cached: str = "", book: dict[str, str] | None = None) -> str:
     """The name to show for a number: the contact's today, else the name logged, else the
-    number itself."""
-    return names(ctx).get(ps.digits_key(number)) or cached or number
+    number itself. ``book`` is :func:`names` read once for a screen's many numbers."""
+    book = names(ctx) if book is None else book
+    return book.get(ps.digits_key(number)) or cached or number
 
 
 def when(ms: int, now: str) -> str:
@@ -181,8 +182,9 @@ def recents(ctx: Ctx, query: str) -> View:
     today = dt.datetime.fromisoformat(ctx.now).date()
     rows: list[View] = []
     header = ""
+    book = names(ctx)
     for c in ps.calls_newest_first(ctx.store):
-        name = who(ctx, c["number"], c["name"])
+        name = who(ctx, c["number"], c["name"], book)
         if q and not (q in name.lower() or (qd and qd in ps.digits_key(c["number"]))):
             continue
         days = (today - ps.from_ms(c["date"]).date()).days
@@ -508,8 +510,9 @@ def blocked(ctx: Ctx) -> View | Page:
                     on_click=ctx.show_dialog("add"), rid="add_blocked_number",
                     theme=ctx.theme),
     ]
+    book = names(ctx)
     for b in sorted(ctx.store["blocked"], key=lambda b: b["id"]):
-        label = who(ctx, b["number"])
+        label = who(ctx, b["number"], book=book)
 
         def unblock(number: str = b["number"]) -> None:
             ps.unblock(ctx.store, number)

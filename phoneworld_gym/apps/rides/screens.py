@@ -7,6 +7,7 @@ scheduled ride (cancel it) and the account with saved places."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 from phoneworld_gym.app import Ctx, Page
@@ -67,15 +68,16 @@ def _map(ctx: Ctx, height: int, a: dict[str, Any] | None = None,
         span = max(abs(a["x"] - b["x"]), abs(a["y"] - b["y"]), 1.0)
         center = ((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2)
         zoom = min(1080 / (span * 1.5), height / (span * 1.6))
-        img = canvas.draw((1080, height), (round(center[0], 2), round(center[1], 2)),
-                          round(zoom, 1), route=((a["x"], a["y"]), (b["x"], b["y"])))
+        img = functools.partial(canvas.draw, (1080, height),
+                                (round(center[0], 2), round(center[1], 2)), round(zoom, 1),
+                                route=((a["x"], a["y"]), (b["x"], b["y"])))
     else:
         home = rs.place(ctx.store, "home") or {"x": 0.0, "y": 0.0}
         c = (home["x"], home["y"])
         cars = ((c[0] - 0.6, c[1] + 0.4), (c[0] + 0.9, c[1] + 0.2), (c[0] + 0.3, c[1] - 0.7),
                 (c[0] - 1.1, c[1] - 0.5))
-        img = canvas.draw((1080, height), c, 260.0, cars=cars, me=c)
-    return Picture(img, height=height, in_dump=False)
+        img = functools.partial(canvas.draw, (1080, height), c, 260.0, cars=cars, me=c)
+    return Picture(img, height=height, in_dump=False)  # drawn only if the frame is
 
 
 def _top_left(v: View) -> Column:
