@@ -153,6 +153,11 @@ class GRPOSettings:
         max_episode_steps: cap on steps per episode (None: the task's own budget).
         max_grad_norm: gradient clipping.
         seed: torch's seed for sampling.
+        balance_episodes: give every episode of a group the same total weight whatever its
+            length: each step's advantage is divided by its episode's step count and
+            multiplied by the group's mean step count. Without it every step counts once, so
+            a long failing episode (eight steps of wandering) pushes down its actions eight
+            times while a short success pushes up twice: a bias toward ending episodes early.
         max_draws: dynamic sampling: per update, keep drawing and playing task instances until
             ``tasks_per_update`` groups have a reward spread (not all equal), at most
             ``max_draws`` instances (>= ``tasks_per_update``). None or 0: draw exactly
@@ -174,6 +179,7 @@ class GRPOSettings:
     max_grad_norm: float = 1.0
     seed: int = 0
     max_draws: int | None = None
+    balance_episodes: bool = False
 
     def __post_init__(self) -> None:
         for name in ("updates", "tasks_per_update", "group_size", "epochs", "minibatch",
@@ -192,6 +198,9 @@ class GRPOSettings:
         if self.max_episode_steps is not None and self.max_episode_steps < 1:
             raise ValueError(f"max_episode_steps must be >= 1 or None, got "
                              f"{self.max_episode_steps}")
+        if not isinstance(self.balance_episodes, bool):
+            raise ValueError(f"balance_episodes must be true or false, got "
+                             f"{self.balance_episodes!r}")
         if self.max_draws is not None:
             if isinstance(self.max_draws, bool) or not isinstance(self.max_draws, int) \
                     or self.max_draws < 0:
@@ -393,9 +402,20 @@ def collect_groups(sampler: Any, agent: Any, settings: GRPOSettings,
         if not has_spread(rewards):
             continue
         out.kept += 1
-        for ep, a in zip(group, group_advantages(rewards)):
-            out.samples += [StepSample(p, c, a) for p, c in ep.steps if c]
+        out.samples += group_samples(group, rewards, settings.balance_episodes)
     return out
+
+
+def group_samples(group: Sequence[Episode], rewards: Sequence[float], balance: bool
+                  ) -> list[StepSample]:
+    """One group's step samples with their episodes' advantages; with ``balance`` each
+    advantage is scaled by ``mean steps / the episode's steps`` (see ``balance_episodes``)."""
+    mean_steps = float(np.mean([max(len(ep.steps), 1) for ep in group]))
+    samples = []
+    for ep, a in zip(group, group_advantages(rewards)):
+        scale = mean_steps / max(len(ep.steps), 1) if balance else 1.0
+        samples += [StepSample(p, c, a * scale) for p, c in ep.steps if c]
+    return samples
 
 
 def train_grpo(model: Any, tokenizer: Any, sampler: Any, settings: GRPOSettings, *,

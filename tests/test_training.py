@@ -197,6 +197,25 @@ def test_max_draws_is_checked_by_name() -> None:
         GRPOSettings.from_dict({"tasks_per_update": 4, "max_draws": 1})
 
 
+def test_balanced_episodes_weigh_each_episode_equally() -> None:
+    """A 2-step success against three 8-step failures: per step, the failures outweigh the
+    success four to one; balanced, each episode's steps sum to its advantage x the group's
+    mean length (6.5), so the group's total is zero."""
+    from phoneworld_gym.baselines.grpo import Episode, group_samples
+
+    group = [Episode("m", "t", 0, [([1], [2, 3])] * n, n == 2, 0.0) for n in (2, 8, 8, 8)]
+    rewards = [1.0, 0.0, 0.0, 0.0]
+    plain = group_samples(group, rewards, balance=False)
+    assert [round(s.advantage, 3) for s in plain] == [1.732] * 2 + [-0.577] * 24
+    assert sum(s.advantage for s in plain) == pytest.approx(2 * 3**0.5 - 24 / 3**0.5, abs=1e-2)
+    balanced = group_samples(group, rewards, balance=True)
+    assert [round(s.advantage, 2) for s in balanced[:3]] == [5.63, 5.63, -0.47]
+    assert sum(s.advantage for s in balanced[:2]) == pytest.approx(3**0.5 * 6.5, abs=1e-2)
+    assert sum(s.advantage for s in balanced) == pytest.approx(0.0, abs=1e-6)
+    with pytest.raises(ValueError, match="balance_episodes must be true or false"):
+        GRPOSettings(balance_episodes="yes")  # type: ignore[arg-type]
+
+
 # -- dynamic sampling, on a scripted world ----------------------------------------------------
 TASK_TOKEN = {"always": 4, "never": 5, "mixed": 6}
 
