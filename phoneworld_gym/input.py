@@ -46,21 +46,18 @@ class InputDispatcher:
             d.touched()
         if err:
             return err
-        d.touched()
         w = self.world
-        changed = False  # whether the world changes after the frame checked just above
-        # focus does not outlive its field (the screen changed under it)
-        if w.focus is not None and self.focused_field() is None:
-            w.focus = None
-            changed = True
-        # a toast already showing ages by one step; one this action raised starts fresh
+        # a toast already showing ages by one step; one this action raised starts fresh (aged
+        # before the frame is checked, so a step with a toast builds one frame, not two)
         if w.toast is not None and w.toast is shown_toast \
                 and action.action_type not in ("status", "answer"):
             w.toast["ttl"] -= 1
             if w.toast["ttl"] <= 0:
                 w.toast = None
-            changed = True
-        if changed:
+        d.touched()
+        # focus does not outlive its field (the screen changed under it)
+        if w.focus is not None and self.focused_field() is None:
+            w.focus = None
             d.touched()
         return ""
 
