@@ -24,7 +24,7 @@ RGB = tuple[int, int, int]
 
 
 def _jitter(rng: np.random.Generator, c: RGB, k: int = 18) -> RGB:
-    r, g, b = (int(np.clip(v + int(rng.integers(-k, k + 1)), 0, 255)) for v in c)
+    r, g, b = (min(255, max(0, v + int(rng.integers(-k, k + 1)))) for v in c)
     return (r, g, b)
 
 
