@@ -221,6 +221,30 @@ def test_select_mode_deletes_several_files(device):
     assert set(before) - set(files(d)) == {f"{DL}/s1.txt", f"{DL}/s3.txt"}
 
 
+def test_select_mode_moves_exactly_the_selected_files(device):
+    """The selection's "More options" sheet moves the selected files (it once had no paths
+    to move and raised IndexError)."""
+    d = device
+    for n in ("v1.txt", "v2.txt", "v3.txt"):
+        d.push_file(f"{DL}/{n}", n.encode())
+    before = files(d)
+    open_downloads(d)
+    act(d, scroll_to(d, text="v1.txt", rid="file_title"))
+    act(d, Action("long_press", index=find(d, text="v1.txt", rid="file_title")))
+    act(d, tap(d, text="v2.txt", rid="file_title"))
+    act(d, tap(d, desc="More options", rid="selection_more"))
+    act(d, tap(d, text="Move to", rid="sheet_item_title"))
+    assert screen_of(d, "files") == "pick_folder"
+    assert d.world.stacks["files"][-1]["args"]["paths"] == [f"{DL}/v1.txt", f"{DL}/v2.txt"]
+    act(d, tap(d, rid="up_title"))
+    act(d, tap(d, text="Documents", rid="folder_title"))
+    act(d, tap(d, rid="confirm"))
+    after = files(d)
+    assert set(before) - set(after) == {f"{DL}/v1.txt", f"{DL}/v2.txt"}
+    assert set(after) - set(before) == {"/sdcard/Documents/v1.txt", "/sdcard/Documents/v2.txt"}
+    assert after["/sdcard/Documents/v1.txt"] == before[f"{DL}/v1.txt"]
+
+
 def test_a_new_folder_is_pending_until_a_file_moves_in(device):
     d = device
     d.push_file(f"{DL}/n.txt", b"note")

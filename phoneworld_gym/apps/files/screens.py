@@ -208,11 +208,13 @@ def _dialogs(ctx: Ctx) -> View | None:
 
         return h
 
-    def pick(op: str) -> Handler:
+    def pick(op: str, targets: list[str]) -> Handler:
+        """Move or copy ``targets`` (the sheet's item, or the selection): pick a folder."""
         def h() -> None:
             ctx.close_dialog()
             ctx.state.pop("sel", None)
-            ctx.push("pick_folder", op=op, paths=paths, start=parent(paths[0]))
+            if targets:
+                ctx.push("pick_folder", op=op, paths=list(targets), start=parent(targets[0]))
 
         return h
 
@@ -226,8 +228,8 @@ def _dialogs(ctx: Ctx) -> View | None:
             rows.append(sheets.sheet_item("share", "Share", then(ctx.share(
                 path=p, mime=fs.mime_of(p), subject=base(p))), theme=th))
         rows += [sheets.sheet_item("pen", "Rename", open_dialog("rename", path=p), theme=th),
-                 sheets.sheet_item("arrow_right", "Move to", pick("move"), theme=th),
-                 sheets.sheet_item("copy", "Copy to", pick("copy"), theme=th)]
+                 sheets.sheet_item("arrow_right", "Move to", pick("move", [p]), theme=th),
+                 sheets.sheet_item("copy", "Copy to", pick("copy", [p]), theme=th)]
         if is_file:
             rows.append(sheets.sheet_item("circle_info", "File info",
                                           open_dialog("info", path=p), theme=th))
@@ -240,8 +242,8 @@ def _dialogs(ctx: Ctx) -> View | None:
         if len(sel) == 1:
             rows.append(sheets.sheet_item("pen", "Rename",
                                           open_dialog("rename", path=sel[0]), theme=th))
-        rows += [sheets.sheet_item("arrow_right", "Move to", pick("move"), theme=th),
-                 sheets.sheet_item("copy", "Copy to", pick("copy"), theme=th)]
+        rows += [sheets.sheet_item("arrow_right", "Move to", pick("move", sel), theme=th),
+                 sheets.sheet_item("copy", "Copy to", pick("copy", sel), theme=th)]
         return sheets.bottom_sheet(f"{len(sel)} selected", rows, theme=th)
     if kind == "sort":
         order = ctx.state.get("sort", "name")
