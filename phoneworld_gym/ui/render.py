@@ -567,11 +567,12 @@ def display_list(root: View, size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGH
     # depth first, children in order, without recursion (a recursive closure is a reference
     # cycle that only the garbage collector frees, every frame)
     stack: list[tuple[View, Rect]] = [(root, (0, 0, W, H))]
+    pop = stack.pop
     while stack:
-        v, clip = stack.pop()
+        v, clip = pop()
         inner = draw(v, clip)
         if inner is not None and v.children:
-            stack.extend((c, inner) for c in reversed(v.children))
+            stack += [(c, inner) for c in reversed(v.children)]
     return DisplayList(ops, pictures, (W, H))
 
 
