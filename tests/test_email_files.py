@@ -206,15 +206,24 @@ def test_move_and_copy_and_delete_change_exactly_the_right_rows(device):
     assert set(copied) - set(files(d)) == {f"{DL}/x.pdf"} and set(files(d)) < set(copied)
 
 
-def test_select_mode_deletes_several_files(device):
-    d = device
-    for n in ("s1.txt", "s2.txt", "s3.txt"):
+def select_in_downloads(d: PhoneWorldDevice, names: tuple[str, ...],
+                        picked: tuple[str, ...]) -> dict[str, str]:
+    """Put ``names`` into Downloads, open it and select ``picked`` (a long press on the first,
+    taps on the rest); the ``files`` table before."""
+    for n in names:
         d.push_file(f"{DL}/{n}", n.encode())
     before = files(d)
     open_downloads(d)
-    act(d, scroll_to(d, text="s1.txt", rid="file_title"))
-    act(d, Action("long_press", index=find(d, text="s1.txt", rid="file_title")))
-    act(d, tap(d, text="s3.txt", rid="file_title"))
+    act(d, scroll_to(d, text=picked[0], rid="file_title"))
+    act(d, Action("long_press", index=find(d, text=picked[0], rid="file_title")))
+    for n in picked[1:]:
+        act(d, tap(d, text=n, rid="file_title"))
+    return before
+
+
+def test_select_mode_deletes_several_files(device):
+    d = device
+    before = select_in_downloads(d, ("s1.txt", "s2.txt", "s3.txt"), ("s1.txt", "s3.txt"))
     assert text_of(d, rid="title") == "2 selected"
     act(d, tap(d, desc="Delete"))
     act(d, tap(d, text="Delete", rid="button2"))
@@ -225,13 +234,7 @@ def test_select_mode_moves_exactly_the_selected_files(device):
     """The selection's "More options" sheet moves the selected files (it once had no paths
     to move and raised IndexError)."""
     d = device
-    for n in ("v1.txt", "v2.txt", "v3.txt"):
-        d.push_file(f"{DL}/{n}", n.encode())
-    before = files(d)
-    open_downloads(d)
-    act(d, scroll_to(d, text="v1.txt", rid="file_title"))
-    act(d, Action("long_press", index=find(d, text="v1.txt", rid="file_title")))
-    act(d, tap(d, text="v2.txt", rid="file_title"))
+    before = select_in_downloads(d, ("v1.txt", "v2.txt", "v3.txt"), ("v1.txt", "v2.txt"))
     act(d, tap(d, desc="More options", rid="selection_more"))
     act(d, tap(d, text="Move to", rid="sheet_item_title"))
     assert screen_of(d, "files") == "pick_folder"
