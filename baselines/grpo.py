@@ -386,10 +386,9 @@ def collect_groups(sampler: Any, agent: Any, settings: GRPOSettings,
     (a group without spread contributes zero-advantage samples, which the update drops).
     With it: instances are drawn one by one until ``tasks_per_update`` groups have a reward
     spread or ``max_draws`` were played; only the groups with a spread give samples."""
-    dynamic = settings.max_draws is not None
-    limit = settings.max_draws if dynamic else settings.tasks_per_update
+    limit = settings.max_draws or settings.tasks_per_update
     out = Rollouts([], [], 0, 0)
-    while out.drawn < (limit or 0) and out.kept < settings.tasks_per_update:
+    while out.drawn < limit and out.kept < settings.tasks_per_update:
         inst = sampler.draw()
         env = sampler.env(inst.source)
         group = [play(env, agent, inst.source, inst.task, inst.seed,

@@ -50,6 +50,14 @@ from phoneworld_gym.contract import Action, UIElement, parse_ui_elements
 NO_OP = Action("wait")
 
 
+def _need_tree(obs: Mapping[str, Any]) -> Any:
+    """The observation's accessibility tree (a ValueError naming it when it is missing)."""
+    if "a11y" not in obs:
+        raise ValueError("LMAgent reads the element list: it needs the a11y observation "
+                         "(obs_mode 'all' or 'a11y')")
+    return obs["a11y"]
+
+
 @dataclasses.dataclass
 class Completion:
     """One generation: the prompt text and ids, the completion text and ids (the ids the
@@ -365,9 +373,7 @@ class LMAgent:
                  ) -> list[dict[str, Any]]:
         """The chat messages of this step (``elements``: the observation's tree, already
         parsed)."""
-        if "a11y" not in obs:
-            raise ValueError("LMAgent reads the element list: it needs the a11y observation "
-                             "(obs_mode 'all' or 'a11y')")
+        _need_tree(obs)
         shot = obs.get("screenshot") if self.screenshots else None
         if self.screenshots and shot is None:
             raise ValueError("screenshots=True needs the screenshot observation")
@@ -391,9 +397,7 @@ class LMAgent:
         allowed = None
         elements = None
         if self.constrained:  # the tree is parsed once, for the candidates and the prompt
-            if "a11y" not in obs:
-                self.messages(obs)  # raises the error that names the missing tree
-            elements = parse_ui_elements(obs["a11y"])
+            elements = parse_ui_elements(_need_tree(obs))
             goal = self.goal or str(obs.get("goal", ""))
             allowed = [format_action(a) for a in
                        candidate_actions(goal, elements, apps=self.apps)]

@@ -82,6 +82,7 @@ class World:
     realism: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: runtime permission answers: app -> permission -> "granted" | "once" | "denied"
     permissions: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+
     def __post_init__(self) -> None:
         #: not state (no field): the apps whose store object app code was handed
         #: (:meth:`open_store`) since this world was made; a reset trusts the stores of the

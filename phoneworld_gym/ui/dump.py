@@ -137,7 +137,7 @@ def _xml_node(v: View, index: int, parts: list[str], package: str, id_pkg: str) 
     )
     if v.hint:
         attrs += f' hint="{xml_attr(v.hint)}"'
-    kids = [c for c in v.children if c.in_dump and c.clip is not None]
+    kids = dump_children(v)
     if not kids:
         parts.append(f"<node {attrs} />")
         return
