@@ -371,3 +371,44 @@ def test_wishlist_heart_and_default_card_through_the_ui_show_in_tables(device):
     final = d.probe.snapshot()
     assert changed(after, final) == {"shopping/payments"}
     assert [r["is_default"] for r in final["shopping/payments"]][:2] == [0, 1]
+
+
+def _range_candidates_by_scan(rows: list, in_cart: set) -> list:
+    """The definition of ``range_candidates`` written as the plain scan it replaced: every
+    range filters the department's rating order afresh."""
+    from phoneworld_gym.tasks.shopping.more import LOWS, WIDTHS, _by_rating
+    by_cat: dict = {}
+    for r in rows:
+        if r["category"] != "Books":
+            by_cat.setdefault(r["category"], []).append(r)
+    out = []
+    for c, ps in sorted(by_cat.items()):
+        ranked_all = _by_rating(ps)
+        prices = {r["price"] for r in ps}
+        for lo in LOWS:
+            for wd in WIDTHS:
+                hi = lo + wd
+                if wd > max(lo, 20) * 1.5 or lo in prices or hi in prices:
+                    continue
+                ranked = [r for r in ranked_all if lo <= r["price"] <= hi]
+                if len(ranked) < 3:
+                    continue
+                top, runner = ranked[0], ranked[1]
+                if (top["in_stock"] and not top["options"] and top["_id"] not in in_cart
+                        and top["rating"] > runner["rating"] and runner["in_stock"]
+                        and top["_id"] != ranked_all[0]["_id"]):
+                    out.append((c, lo, hi, top["_id"], runner["_id"]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_best_rated_in_range_candidates_match_the_plain_scan(seed):
+    """The bisecting candidate search of ShoppingBestRatedInRange lists exactly what scanning
+    every range lists, in the same order, with and without products already in the cart."""
+    from phoneworld_gym.tasks.shopping.more import range_candidates
+    d = make(seed)
+    rows = d.probe.query("shopping/products")
+    for in_cart in (set(), {r["_id"] for r in rows[::3]}):
+        fast = range_candidates(rows, in_cart)
+        assert fast, "no candidate ranges at all: the comparison would prove nothing"
+        assert fast == _range_candidates_by_scan(rows, in_cart)

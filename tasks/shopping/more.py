@@ -9,7 +9,9 @@ start state); setup changes state only through Shopping's fixtures."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from heapq import nsmallest
 from typing import Any
 
 import numpy as np
@@ -396,16 +398,26 @@ def range_candidates(rows: list[Row], in_cart: set[str]) -> list[tuple[str, int,
     for c, ps in sorted(by_cat.items()):
         ranked_all = _by_rating(ps)
         best = ranked_all[0]["_id"]
-        prices = {r["price"] for r in ps}
+        # the products by price, each as its place in the rating order: the products in a
+        # price range are a slice of it, and its two smallest places are the top two
+        by_price = sorted(range(len(ranked_all)), key=lambda k: ranked_all[k]["price"])
+        price_list = [ranked_all[k]["price"] for k in by_price]
+        prices = set(price_list)
         for lo in LOWS:
+            if lo in prices:
+                continue
+            i = bisect_left(price_list, lo)
             for wd in WIDTHS:
                 hi = lo + wd
-                if wd > max(lo, 20) * 1.5 or lo in prices or hi in prices:
+                if wd > max(lo, 20) * 1.5:
+                    break  # WIDTHS ascend
+                if hi in prices:
                     continue
-                ranked = [r for r in ranked_all if lo <= r["price"] <= hi]
-                if len(ranked) < 3:
+                j = bisect_right(price_list, hi)
+                if j - i < 3:
                     continue
-                top, runner = ranked[0], ranked[1]
+                first, second = nsmallest(2, by_price[i:j])
+                top, runner = ranked_all[first], ranked_all[second]
                 if (top["in_stock"] and not top["options"] and top["_id"] not in in_cart
                         and top["rating"] > runner["rating"] and runner["in_stock"]
                         and top["_id"] != best):

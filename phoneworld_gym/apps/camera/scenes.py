@@ -21,7 +21,7 @@ TAG_DESCRIPTION, TAG_DATETIME = 0x010E, 0x0132
 
 def _vary(rng: np.random.Generator, c: tuple[int, int, int], k: int = 20
           ) -> tuple[int, int, int]:
-    r, g, b = (int(np.clip(v + int(rng.integers(-k, k + 1)), 0, 255)) for v in c)
+    r, g, b = (min(max(v + int(rng.integers(-k, k + 1)), 0), 255) for v in c)
     return (r, g, b)
 
 

@@ -255,7 +255,7 @@ def _reviews(rng: np.random.Generator, rating: float) -> tuple[dict[str, Any], .
     authors = rng.choice(len(REVIEWERS), size=n, replace=False).tolist()
     out = []
     for a in authors:
-        stars = int(np.clip(round(rating + rng.normal(0, 0.9)), 1, 5))
+        stars = min(max(round(rating + rng.normal(0, 0.9)), 1), 5)
         texts = REVIEW_TEXT[stars]
         out.append({"author": REVIEWERS[a], "stars": stars,
                     "text": texts[int(rng.integers(len(texts)))]})
@@ -285,8 +285,8 @@ def _build() -> tuple[Product, ...]:
             list_price = None
             if rng.random() < 0.25:
                 list_price = round(float(np.ceil(price * rng.uniform(1.15, 1.6))) - 0.01, 2)
-            rating = round(float(np.clip(rng.normal(4.1, 0.55), 1.5, 4.9)), 1)
-            review_count = int(np.clip(rng.lognormal(5.0, 1.3), 3, 25000))
+            rating = round(min(max(float(rng.normal(4.1, 0.55)), 1.5), 4.9), 1)
+            review_count = int(min(max(float(rng.lognormal(5.0, 1.3)), 3.0), 25000.0))
             tmpl = DESCRIPTIONS[int(rng.integers(len(DESCRIPTIONS)))]
             desc = tmpl.format(brand=brand, adj=adj, noun=noun, adj_l=adj.lower(),
                                noun_l=noun.lower())
