@@ -102,9 +102,17 @@ class Agent(nn.Module):
         return logits, self.value(s).squeeze(-1)
 
 
-def masked(logits: torch.Tensor, mask: torch.Tensor) -> torch.distributions.Categorical:
-    """A categorical that never picks a masked-out action."""
-    return torch.distributions.Categorical(logits=logits.masked_fill(~mask, -1e9))
+def masked(logits: torch.Tensor, mask: torch.Tensor, agent: Agent
+           ) -> torch.distributions.Categorical:
+    """A categorical that never picks a masked-out action, with each kind of row action
+    (click row i, type value v into row i, answer with row i's text) weighed as one choice:
+    its logits lose the log of how many rows the mask allows for it. Without that, an
+    untrained policy answers (ending the episode) whenever many rows have text."""
+    m, k = agent.m, agent.per_row
+    allowed = mask[:, : k * m].reshape(-1, k, m).sum(-1).clamp(min=1).float().log()
+    shift = torch.cat([allowed.repeat_interleave(m, dim=1),
+                       torch.zeros(len(mask), mask.shape[1] - k * m)], dim=-1)
+    return torch.distributions.Categorical(logits=(logits - shift).masked_fill(~mask, -1e9))
 
 
 def batch(obs: list[dict[str, np.ndarray]]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -123,7 +131,7 @@ def evaluate(agent: Agent, env: ElementActions, episodes: int) -> float:
             with torch.no_grad():
                 logits, _ = agent(*batch([obs]))
             mask = torch.as_tensor(env.action_masks())[None]
-            action = int(logits.masked_fill(~mask, -1e9).argmax())
+            action = int(masked(logits, mask, agent).logits.argmax())
             obs, _, term, trunc, info = env.step(action)
             done = term or trunc
         wins += bool(info["success"])
@@ -156,7 +164,7 @@ def train(args: Args) -> dict[str, Any]:
             mask = torch.as_tensor(np.stack([e.action_masks() for e in envs]))
             with torch.no_grad():
                 logits, value = agent(el, goal)
-            dist = masked(logits, mask)
+            dist = masked(logits, mask, agent)
             action = dist.sample()
             buf_el[t], buf_goal[t], buf_mask[t] = el, goal, mask
             buf_act[t], buf_logp[t], buf_val[t] = action, dist.log_prob(action), value
@@ -190,7 +198,7 @@ def train(args: Args) -> dict[str, Any]:
         for _ in range(args.epochs):
             for idx in torch.randperm(flat).split(size):
                 logits, value = agent(b_el[idx], b_goal[idx])
-                dist = masked(logits, b_mask[idx])
+                dist = masked(logits, b_mask[idx], agent)
                 ratio = (dist.log_prob(b_act[idx]) - b_logp[idx]).exp()
                 a = b_adv[idx]
                 a = (a - a.mean()) / (a.std() + 1e-8)
