@@ -63,6 +63,8 @@ class StepSample:
     advantage: float
     old_logprobs: list[float] | None = None
     ref_logprobs: list[float] | None = None
+    #: per completion token, the tokens constrained decoding allowed there (None: any token)
+    allowed: list[list[int]] | None = None
 
 
 def pack(samples: Sequence[StepSample], pad_id: int
@@ -89,13 +91,51 @@ def pack(samples: Sequence[StepSample], pad_id: int
 
 
 def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor,
-                   temperature: float = 1.0) -> torch.Tensor:
+                   temperature: float = 1.0, allowed: Sequence[list[list[int]] | None] = (),
+                   completion_mask: torch.Tensor | None = None) -> torch.Tensor:
     """``out[b, t] = log p(input_ids[b, t] | input_ids[b, :t])`` under ``model`` with its
     logits divided by ``temperature`` (the distribution the tokens were sampled from);
-    ``out[:, 0]`` is 0 (the first token has no context)."""
+    ``out[:, 0]`` is 0 (the first token has no context).
+
+    ``allowed[b]`` (with ``completion_mask``), when not None, lists for each completion token
+    of sample ``b`` the tokens constrained decoding allowed at its place: that token's
+    probability is then normalised over those tokens only, as it was sampled."""
     logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1]
-    logp = torch.log_softmax(logits.float() / temperature, dim=-1)
+    scaled = logits.float() / temperature
+    logp = torch.log_softmax(scaled, dim=-1)
     picked = logp.gather(-1, input_ids[:, 1:, None]).squeeze(-1)
+    rows: list[int] = []
+    cols: list[int] = []
+    sets: list[list[int]] = []
+    for b, per_token in enumerate(allowed):
+        if per_token is None:
+            continue
+        if completion_mask is None:
+            raise ValueError("allowed token sets need the completion_mask that places them")
+        places = completion_mask[b].nonzero().squeeze(-1).tolist()
+        if len(places) != len(per_token):
+            raise ValueError(f"sample {b} has {len(places)} completion tokens but "
+                             f"{len(per_token)} allowed sets")
+        for t, ok in zip(places, per_token):
+            if int(input_ids[b, t]) not in ok:
+                raise ValueError(f"sample {b}'s token {int(input_ids[b, t])} at {t} is not "
+                                 f"among the tokens allowed there")
+            rows.append(b)
+            cols.append(t - 1)  # the logits at t - 1 predict the token at t
+            sets.append(ok)
+    if rows:
+        width = max(len(ok) for ok in sets)
+        idx = torch.zeros((len(sets), width), dtype=torch.long, device=input_ids.device)
+        valid = torch.zeros((len(sets), width), dtype=torch.bool, device=input_ids.device)
+        for i, ok in enumerate(sets):
+            idx[i, :len(ok)] = torch.tensor(ok, dtype=torch.long)
+            valid[i, :len(ok)] = True
+        r = torch.tensor(rows, device=input_ids.device)
+        c = torch.tensor(cols, device=input_ids.device)
+        at = scaled[r, c]  # (N, V)
+        norm = torch.logsumexp(at.gather(1, idx).masked_fill(~valid, float("-inf")), dim=1)
+        chosen = at.gather(1, input_ids[r, c + 1][:, None]).squeeze(1)
+        picked = picked.index_put((r, c), chosen - norm)
     return torch.cat([torch.zeros_like(picked[:, :1]), picked], dim=1)
 
 
@@ -163,6 +203,11 @@ class GRPOSettings:
             ``max_draws`` instances (>= ``tasks_per_update``). None or 0: draw exactly
             ``tasks_per_update`` instances and train on whichever have a spread (the
             behaviour before this setting existed).
+        allowed_tokens_only: where rollouts used constrained decoding (the episode records
+            the tokens allowed at each place), score every completion token against the
+            allowed tokens only, the distribution it was sampled from, in the ratio, the KL
+            and the gradient. False: against the whole vocabulary (then an update that lowers
+            a bad action's probability may move it to tokens the decoder never lets through).
     """
 
     updates: int = 4
@@ -180,6 +225,7 @@ class GRPOSettings:
     seed: int = 0
     max_draws: int | None = None
     balance_episodes: bool = False
+    allowed_tokens_only: bool = True
 
     def __post_init__(self) -> None:
         for name in ("updates", "tasks_per_update", "group_size", "epochs", "minibatch",
@@ -198,9 +244,9 @@ class GRPOSettings:
         if self.max_episode_steps is not None and self.max_episode_steps < 1:
             raise ValueError(f"max_episode_steps must be >= 1 or None, got "
                              f"{self.max_episode_steps}")
-        if not isinstance(self.balance_episodes, bool):
-            raise ValueError(f"balance_episodes must be true or false, got "
-                             f"{self.balance_episodes!r}")
+        for flag in ("balance_episodes", "allowed_tokens_only"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
         if self.max_draws is not None:
             if isinstance(self.max_draws, bool) or not isinstance(self.max_draws, int) \
                     or self.max_draws < 0:
@@ -225,15 +271,19 @@ class GRPOSettings:
 
 # -- the update -----------------------------------------------------------------------------
 def compute_logprobs(model: Any, samples: Sequence[StepSample], pad_id: int,
-                     temperature: float, batch: int = 8) -> list[list[float]]:
-    """Each sample's completion-token log-probabilities under ``model``, without gradients."""
+                     temperature: float, batch: int = 8, allowed_only: bool = True
+                     ) -> list[list[float]]:
+    """Each sample's completion-token log-probabilities under ``model``, without gradients
+    (over the allowed tokens only, where a sample records them and ``allowed_only``)."""
     out: list[list[float]] = []
     with torch.no_grad():
         for i in range(0, len(samples), batch):
             chunk = samples[i:i + batch]
             ids, attn, comp = pack(chunk, pad_id)
             dev = model_device(model)
-            lp = token_logprobs(model, ids.to(dev), attn.to(dev), temperature).cpu()
+            sets = [s.allowed for s in chunk] if allowed_only else []
+            lp = token_logprobs(model, ids.to(dev), attn.to(dev), temperature, sets,
+                                comp.to(dev)).cpu()
             for b, _s in enumerate(chunk):
                 out.append(lp[b][comp[b].bool()].tolist())
     return out
@@ -263,11 +313,13 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
     if not samples:
         return {"loss": 0.0, "samples": 0.0}
     model.eval()  # no dropout: the ratio compares the same function
-    for s, lp in zip(samples, compute_logprobs(model, samples, pad_id, settings.temperature)):
+    only = settings.allowed_tokens_only
+    for s, lp in zip(samples, compute_logprobs(model, samples, pad_id, settings.temperature,
+                                               allowed_only=only)):
         s.old_logprobs = lp
     if settings.kl_coef and ref_model is not None:
         for s, lp in zip(samples, compute_logprobs(ref_model, samples, pad_id,
-                                                   settings.temperature)):
+                                                   settings.temperature, allowed_only=only)):
             s.ref_logprobs = lp
     rng = rng or np.random.default_rng(settings.seed)
     losses, stats_sum, steps = [], {"ratio": 0.0, "clipped": 0.0, "kl": 0.0}, 0
@@ -277,7 +329,8 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
             chunk = [samples[j] for j in order[i:i + settings.minibatch]]
             ids, attn, comp = pack(chunk, pad_id)
             dev = model_device(model)
-            logp = token_logprobs(model, ids.to(dev), attn.to(dev), settings.temperature)
+            logp = token_logprobs(model, ids.to(dev), attn.to(dev), settings.temperature,
+                                  [s.allowed for s in chunk] if only else [], comp.to(dev))
             old = spread([s.old_logprobs or [] for s in chunk], comp).to(dev)
             ref = (spread([s.ref_logprobs or [] for s in chunk], comp).to(dev)
                    if chunk[0].ref_logprobs is not None else None)
@@ -316,6 +369,10 @@ class Episode:
     turns: list[Any] = dataclasses.field(default_factory=list, repr=False)
     #: ... and the tree of every screen seen, the one after the last action included
     screens: list[str] = dataclasses.field(default_factory=list, repr=False)
+    #: per step, the tokens constrained decoding allowed at each completion token (None:
+    #: unconstrained); see ``GRPOSettings.allowed_tokens_only``
+    allowed: list[list[list[int]] | None] = dataclasses.field(default_factory=list,
+                                                              repr=False)
 
 
 RewardFn = Callable[[Episode], float]
@@ -338,11 +395,13 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
     actions: list[str] = []
     turns: list[Turn] = []
     screens = [str(obs["a11y"])]
+    allowed: list[list[list[int]] | None] = []
     reward, success, n = 0.0, False, 0
     while True:
         action = agent.act(obs)
         last = agent.last
         steps.append((list(last["prompt_ids"]), list(last["completion_ids"])))
+        allowed.append(last.get("allowed_ids"))
         actions.append(str(last.get("completion", "")))
         obs, reward, term, trunc, info = env.step(action)
         turns.append(Turn(action if last.get("parsed", True) else None,
@@ -359,7 +418,7 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
             reward, success = 0.0, False
             break
     return Episode(source, task, seed, steps, success, float(reward), goal=goal,
-                   actions=actions, turns=turns, screens=screens)
+                   actions=actions, turns=turns, screens=screens, allowed=allowed)
 
 
 def has_spread(rewards: Sequence[float]) -> bool:
@@ -413,7 +472,9 @@ def group_samples(group: Sequence[Episode], rewards: Sequence[float], balance: b
     samples = []
     for ep, a in zip(group, group_advantages(rewards)):
         scale = mean_steps / max(len(ep.steps), 1) if balance else 1.0
-        samples += [StepSample(p, c, a * scale) for p, c in ep.steps if c]
+        sets = ep.allowed if len(ep.allowed) == len(ep.steps) else [None] * len(ep.steps)
+        samples += [StepSample(p, c, a * scale, allowed=ok)
+                    for (p, c), ok in zip(ep.steps, sets) if c]
     return samples
 
 

@@ -69,6 +69,9 @@ class Completion:
     token_ids: list[int]
     #: prompt tokens cut from the middle to fit the model's context (0 almost always)
     truncated: int = 0
+    #: constrained decoding only: for each completion token, the tokens the trie allowed at
+    #: its place (the chosen one among them); the RL update renormalises over these
+    allowed_ids: list[list[int]] | None = None
 
 
 def _image_from_url(url: str) -> Any:
@@ -247,7 +250,10 @@ class LocalModel:
         if eos in ids:
             ids = ids[:ids.index(eos) + 1]
         text = self.tokenizer.decode(ids, skip_special_tokens=True)
-        return Completion(prompt, prompt_ids, text, ids, truncated)
+        allowed_ids = None
+        if allowed is not None:
+            allowed_ids = [trie.get(tuple(ids[:k]), [eos_id]) for k in range(len(ids))]
+        return Completion(prompt, prompt_ids, text, ids, truncated, allowed_ids)
 
 
     def token_trie(self, texts: Sequence[str]) -> dict[tuple[int, ...], list[int]]:
@@ -412,6 +418,7 @@ class LMAgent:
         self.stats["truncated"] += bool(done.truncated)
         self.last = {"prompt": done.prompt, "prompt_ids": done.prompt_ids,
                      "completion": done.text, "completion_ids": done.token_ids,
+                     "allowed_ids": done.allowed_ids,
                      "action": action if parsed else NO_OP, "parsed": parsed}
         self.history.append(Turn(action, "", done.text))
         return action if action is not None else NO_OP

@@ -424,6 +424,12 @@ def test_constrained_untrained_model_writes_only_the_screens_actions(
         assert agent.last["completion"] in allowed
         assert format_action(action) == agent.last["completion"]
         assert agent.last["completion_ids"][-1] == agent.tokenizer.eos_token_id
+        # each token was one the trie allowed at its place, and the last place allowed only
+        # the end token (the reply was complete)
+        ids, sets = agent.last["completion_ids"], agent.last["allowed_ids"]
+        assert len(sets) == len(ids) and all(t in ok for t, ok in zip(ids, sets))
+        assert sets[-1] == [agent.tokenizer.eos_token_id]
+        assert max(len(ok) for ok in sets) > 1  # the first token chose among actions
         seen.append(agent.last["completion"])
         obs, _, term, trunc, info = env.step(action)
         agent.observe(info)

@@ -88,6 +88,85 @@ def test_token_logprobs_are_the_models_next_token_logprobs() -> None:
     assert float(hot[0, 1]) == pytest.approx(want2, abs=1e-5)
 
 
+def test_token_logprobs_over_allowed_tokens_renormalise_among_them() -> None:
+    """With allowed sets recorded, a completion token's log-probability is normalised over
+    its allowed tokens only (at the temperature); a forced token scores 0, the prompt and
+    unconstrained samples keep the full softmax, and the gradient reaches only allowed
+    logits."""
+    model = toy_model()
+    ids = torch.tensor([[1, 2, 5, 6, 3], [1, 4, 7, 3, 0]])
+    attn = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 1, 0]])
+    comp = torch.tensor([[0, 0, 1, 1, 1], [0, 0, 1, 1, 0]])
+    allowed = [[[5, 9, 10], [6], [3, 11]], None]
+    with torch.no_grad():
+        full = token_logprobs(model, ids, attn, 0.7)
+        got = token_logprobs(model, ids, attn, 0.7, allowed, comp)
+        logits = model(input_ids=ids, attention_mask=attn).logits / 0.7
+    want = float(logits[0, 1, 5] - torch.logsumexp(logits[0, 1, [5, 9, 10]], 0))
+    assert float(got[0, 2]) == pytest.approx(want, abs=1e-5)
+    assert float(got[0, 3]) == pytest.approx(0.0, abs=1e-6)  # the only token allowed there
+    want = float(logits[0, 3, 3] - torch.logsumexp(logits[0, 3, [3, 11]], 0))
+    assert float(got[0, 4]) == pytest.approx(want, abs=1e-5)
+    assert float(got[0, 2]) > float(full[0, 2])  # fewer rivals, more probability
+    assert torch.equal(got[0, :2], full[0, :2]) and torch.equal(got[1], full[1])
+    # the gradient of a constrained token's log-probability touches allowed logits only
+    seen: dict[str, torch.Tensor] = {}
+
+    def keep(module, inputs, out) -> None:
+        out.retain_grad()
+        seen["logits"] = out
+
+    head = model.lm_head.register_forward_hook(keep)
+    try:
+        token_logprobs(model, ids[:1], attn[:1], 0.7, allowed[:1], comp[:1])[0, 2].backward()
+    finally:
+        head.remove()
+    grad = seen["logits"].grad[0, 1]
+    assert set(torch.nonzero(grad).squeeze(-1).tolist()) == {5, 9, 10}
+
+
+def test_token_logprobs_reject_sets_that_do_not_fit() -> None:
+    model = toy_model()
+    ids = torch.tensor([[1, 2, 5, 3]])
+    attn = torch.ones_like(ids)
+    comp = torch.tensor([[0, 0, 1, 1]])
+    with pytest.raises(ValueError, match="2 completion tokens but 1 allowed"):
+        token_logprobs(model, ids, attn, 1.0, [[[5]]], comp)
+    with pytest.raises(ValueError, match="not among the tokens allowed"):
+        token_logprobs(model, ids, attn, 1.0, [[[5], [4]]], comp)
+    with pytest.raises(ValueError, match="completion_mask"):
+        token_logprobs(model, ids, attn, 1.0, [[[5], [3]]])
+
+
+def test_updates_on_allowed_tokens_score_what_the_decoder_sampled() -> None:
+    """One prompt whose decoder allows two actions (tokens 7 and 8, each then the end token
+    3): the update's old log-probabilities are those of the constrained sampler (the forced
+    end token scores 0), and a negative advantage on 7 makes 8 likelier among the two."""
+    def share_of_8(model) -> float:
+        with torch.no_grad():
+            logits = model(input_ids=torch.tensor([[1, 2]])).logits[0, -1]
+        return float(torch.softmax(logits[[7, 8]], 0)[1])
+
+    for only in (True, False):
+        model = toy_model(seed=3)
+        start = share_of_8(model)
+        settings = GRPOSettings(updates=1, epochs=2, minibatch=2, lr=5e-3,
+                                allowed_tokens_only=only)
+        opt = torch.optim.AdamW(model.parameters(), lr=settings.lr)
+        sample = StepSample([1, 2], [7, 3], -1.0, allowed=[[7, 8], [3]])
+        update_policy(model, opt, [sample], settings, 0)
+        assert sample.old_logprobs is not None
+        if only:
+            assert sample.old_logprobs[1] == pytest.approx(0.0, abs=1e-6)
+            assert math.exp(sample.old_logprobs[0]) == pytest.approx(1 - start, abs=1e-5)
+        else:
+            assert sample.old_logprobs[1] < -0.5  # the end token among all 16
+        for _ in range(3):
+            update_policy(model, opt, [StepSample([1, 2], [7, 3], -1.0,
+                                                  allowed=[[7, 8], [3]])], settings, 0)
+        assert share_of_8(model) > start + 0.2
+
+
 def test_grpo_loss_clips_the_ratio_and_ignores_masked_tokens() -> None:
     mask = torch.tensor([[0, 1, 1], [0, 1, 0]])
     old = torch.zeros(2, 3)
@@ -497,3 +576,28 @@ def test_train_grpo_updates_from_episode_rewards(tiny) -> None:
         assert len({e.seed for e in group}) == 1  # a group is one task instance
         assert all(len(e.steps) == 1 and e.steps[0][1] for e in group)
     assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))
+
+
+def test_constrained_episodes_carry_their_allowed_tokens_into_the_samples(tiny) -> None:
+    """A constrained agent's episode records, per step, the allowed tokens of each completion
+    token, and its group's samples carry them to the update."""
+    import gymnasium
+
+    from phoneworld_gym.baselines.grpo import group_samples, play
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+
+    path, _ = tiny
+    env = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
+    try:
+        group = [play(env, LMAgent(path, temperature=1.0, max_new_tokens=8, seed=k,
+                                   constrained=True), "mock", "ClockEarliestAlarm", 5,
+                      max_steps=2) for k in range(2)]
+    finally:
+        env.close()
+    for ep in group:
+        assert len(ep.allowed) == len(ep.steps) > 0
+        for (_, completion), sets in zip(ep.steps, ep.allowed):
+            assert sets is not None and len(sets) == len(completion)
+            assert all(t in ok for t, ok in zip(completion, sets))
+    samples = group_samples(group, [1.0, 0.0], balance=False)
+    assert [s.allowed for s in samples] == [ok for ep in group for ok in ep.allowed]
