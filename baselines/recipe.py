@@ -473,10 +473,14 @@ def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
     common: dict[str, Any] = {k: rl.get(k) for k in ("reward", "judge", "train_seeds")}
     if raw.get("decoding", "free") != "free":  # (absent from older runs' keys)
         common["decoding"] = raw["decoding"]
-    real = {**sft, "rl": common, "real": rl.get("real")}
+    # an RL stage's part is its resolved settings, defaults included: a default that changes
+    # (the update's rule, say) redoes the stage even where the config's text did not change
+    resolved = {stage: {"weights": weights, **dataclasses.asdict(settings)}
+                for stage, (weights, settings) in cfg.stages.items()}
+    real = {**sft, "rl": common, "real": resolved["real"]}
     parts = {"random": {k: raw.get(k) for k in ("seed", "worlds", "tasks")}, "sft": sft,
-             "real_rl": real, "mixed_rl": {**real, "mixed": rl.get("mixed")},
-             "real_rl_more": {**real, "control": rl.get("mixed")}}
+             "real_rl": real, "mixed_rl": {**real, "mixed": resolved["mixed"]},
+             "real_rl_more": {**real, "control": resolved["mixed"]}}
     world = world_fingerprint()
     return {k: json.dumps({**v, "phone": world}, sort_keys=True, default=str)
             for k, v in parts.items()}

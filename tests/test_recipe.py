@@ -331,3 +331,24 @@ def test_stages_are_not_reused_across_versions_of_the_phone(
     assert recipe.StageCache(tmp_path, other).record("sft", None) is None
     monkeypatch.setattr(recipe, "world_fingerprint", lambda: "another phone")
     assert recipe.StageCache(tmp_path, cfg).record("sft", None) is None
+
+
+def test_an_rl_stage_is_redone_when_a_grpo_default_changes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """RL stages are keyed by their resolved settings: the same config text under another
+    default of GRPOSettings (a change in the update's rule) does not reuse the stage, while
+    stages before RL are still reused."""
+    import dataclasses
+
+    import phoneworld_gym.baselines.recipe as recipe
+    from phoneworld_gym.baselines.grpo import GRPOSettings
+
+    before = recipe.stage_keys(RecipeConfig.from_dict(small_config()))
+    monkeypatch.setattr(GRPOSettings.__init__, "__defaults__", tuple(
+        False if f.name == "allowed_tokens_only" else f.default
+        for f in dataclasses.fields(GRPOSettings)))
+    after = recipe.stage_keys(RecipeConfig.from_dict(small_config()))
+    assert after["sft"] == before["sft"] and after["random"] == before["random"]
+    for stage in ("real_rl", "mixed_rl", "real_rl_more"):
+        assert after[stage] != before[stage]
+        assert '"allowed_tokens_only": false' in after[stage]
