@@ -93,10 +93,12 @@ NOTES = ("Reading the figures: every PhoneWorld step rebuilds the screen the act
          "and the Gallery's photos), which is most of a first instance's time as well. Most of "
          "a first instance's memory is gymnasium's Box for a 1080x2400 screenshot (its low and "
          "high bounds as full arrays); a second instance in the same process adds little. "
-         "Async vector envs: each worker's step is the single env's work plus Gymnasium's "
-         "per-step exchange, the main process copies each batch out of shared memory, and on 2 "
-         "cores the two workers and the main process share the CPUs; `copy=False` saves the "
-         "copy.")
+         "Async vector envs: two single envs in two processes at once reach about 2x one env "
+         "here, so the CPUs are not what limits two workers. Gymnasium's async vector env "
+         "steps its sub-envs in lockstep: each step waits for the slower of the two (the "
+         "scripted actions differ in cost) and then for the main process to collect the "
+         "results, copy the batch out of shared memory (`copy=False` saves that) and hand the "
+         "next actions out, so each worker is on a CPU only about 70% of the time.")
 
 
 # -- PhoneWorld ------------------------------------------------------------------------------
@@ -283,19 +285,49 @@ def single_env_rate(steps: int) -> float:
     return rate
 
 
-def vector_in_child(workers: int, steps: int, copy: bool = True) -> float:
+def _child(workers: int, steps: int, copy: bool = True) -> list[str]:
+    return [sys.executable, __file__, "--child-vector", str(workers), "--child-steps",
+            str(steps), *([] if copy else ["--child-no-copy"])]
+
+
+def vector_in_child(workers: int, steps: int, copy: bool = True) -> dict[str, Any]:
     """:func:`single_env_rate` (``workers`` 0) or :func:`vector_rate` in a fresh process, so
     that neither the sub-envs (forked from the parent) nor the baseline inherit this
-    process's memory and caches."""
-    out = subprocess.run([sys.executable, __file__, "--child-vector", str(workers),
-                          "--child-steps", str(steps), *([] if copy else ["--child-no-copy"])],
-                         capture_output=True, text=True, check=True, cwd=ROOT)
-    return float(out.stdout.strip().splitlines()[-1])
+    process's memory and caches: ``{"rate": env steps/s, "busy": each worker's CPU share}``."""
+    out = subprocess.run(_child(workers, steps, copy), capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    return cast(dict[str, Any], json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def vector_rate(workers: int, steps: int, copy: bool = True) -> float:
+def independent_in_children(n: int, steps: int) -> float:
+    """The summed steps per second of ``n`` single envs in ``n`` processes run at once, no
+    vector env between them: what the machine allows, the ceiling of an ``n``-worker vector
+    env."""
+    procs = [subprocess.Popen(_child(0, steps), stdout=subprocess.PIPE, text=True, cwd=ROOT)
+             for _ in range(n)]
+    rates = []
+    for proc in procs:
+        stdout, _ = proc.communicate()
+        if proc.returncode:
+            raise RuntimeError(f"a benchmark child exited with {proc.returncode}")
+        rates.append(float(json.loads(stdout.strip().splitlines()[-1])["rate"]))
+    return sum(rates)
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def vector_rate(workers: int, steps: int, copy: bool = True) -> tuple[float, list[float]]:
     """Env steps per second of an async vector env of ``workers`` sub-envs (``copy``:
-    Gymnasium's default, each batch of observations copied out of shared memory)."""
+    Gymnasium's default, each batch of observations copied out of shared memory), and the
+    share of the time each worker process was on a CPU (empty where unknown)."""
     from gymnasium.vector.utils import concatenate, create_empty_array
 
     envs = gym.make_vec("PhoneWorld/All-v0", num_envs=workers, vectorization_mode="async",
@@ -308,10 +340,15 @@ def vector_rate(workers: int, steps: int, copy: bool = True) -> float:
         envs.reset(seed=0)
         for i in range(WARMUP):  # warm-up, as for the single env
             envs.step(batches[i % len(batches)])
+        pids = [p.pid for p in getattr(envs.unwrapped, "processes", [])]
+        before = [_cpu_seconds(pid) for pid in pids]
         t = time.perf_counter()
         for i in range(steps):
             envs.step(batches[i % len(batches)])
-        return workers * steps / (time.perf_counter() - t)
+        wall = time.perf_counter() - t
+        after = [_cpu_seconds(pid) for pid in pids]
+        busy = [(b - a) / wall for a, b in zip(before, after) if a is not None and b is not None]
+        return workers * steps / wall, busy
     finally:
         envs.close()
 
@@ -423,8 +460,9 @@ def main() -> None:
     args = p.parse_args()
     if args.child_vector is not None:  # one vector measurement, for the parent to read
         n = args.child_vector
-        print(single_env_rate(args.child_steps) if n == 0
-              else vector_rate(n, args.child_steps, copy=not args.child_no_copy))
+        rate, shares = ((single_env_rate(args.child_steps), []) if n == 0
+                        else vector_rate(n, args.child_steps, copy=not args.child_no_copy))
+        print(json.dumps({"rate": rate, "busy": shares}))
         return
     rounds = 2 if args.quick else args.rounds
     started = time.time()
@@ -469,12 +507,17 @@ def main() -> None:
     vec_steps = 60 if args.quick else 160
     single: list[float] = []
     vec: dict[int, list[float]] = {n: [] for n in WORKERS}
+    busy: dict[int, list[float]] = {n: [] for n in WORKERS}
     no_copy: list[float] = []
+    apart: list[float] = []
     for _ in rounds_of(2 if args.quick else 3):
-        single.append(vector_in_child(0, vec_steps))
+        single.append(vector_in_child(0, vec_steps)["rate"])
         for n in WORKERS:
-            vec[n].append(vector_in_child(n, vec_steps))
-        no_copy.append(vector_in_child(2, vec_steps, copy=False))
+            got = vector_in_child(n, vec_steps)
+            vec[n].append(got["rate"])
+            busy[n] += got["busy"]
+        no_copy.append(vector_in_child(2, vec_steps, copy=False)["rate"])
+        apart.append(independent_in_children(2, vec_steps))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     caches = {k: v / 2**20 for k, v in cache_sizes().items()}
 
@@ -540,6 +583,15 @@ def main() -> None:
             f"{ratio:.2f}{note} |")
     out(f"| 2 async workers, `copy=False` | {max(no_copy):.0f} ({spread(no_copy)}) | "
         f"{max(no_copy) / max(single):.2f} |")
+    out(f"| 2 single envs in 2 processes at once, no vector env (the machine's ceiling) | "
+        f"{max(apart):.0f} ({spread(apart)}) | {max(apart) / max(single):.2f} |")
+    if busy[2]:
+        out("")
+        out("Share of the time each async worker process was on a CPU (all rounds): "
+            + "; ".join(f"{n} worker{'s' if n > 1 else ''} {min(busy[n]):.0%}-"
+                        f"{max(busy[n]):.0%}" for n in WORKERS if busy[n])
+            + ". A vector env steps its sub-envs in lockstep: each step waits for the slowest "
+            "sub-env and for the main process to hand the next actions out.")
     out("")
     out(f"Peak RSS of the benchmark process: {rss:.0f} MiB; renderer caches: "
         + ", ".join(f"{k} {v:.1f} MiB" for k, v in caches.items()) + ".")

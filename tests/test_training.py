@@ -260,6 +260,8 @@ def test_grpo_settings_name_bad_values() -> None:
         GRPOSettings.from_dict({"updates": 2, "learning_rate": 0.1})
     with pytest.raises(ValueError, match="updates"):
         GRPOSettings(updates=0)
+    with pytest.raises(ValueError, match="allowed_tokens_only must be true or false"):
+        GRPOSettings.from_dict({"allowed_tokens_only": "yes"})
 
 
 def test_max_draws_is_checked_by_name() -> None:
