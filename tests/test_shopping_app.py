@@ -376,15 +376,10 @@ def test_wishlist_heart_and_default_card_through_the_ui_show_in_tables(device):
 def _range_candidates_by_scan(rows: list, in_cart: set) -> list:
     """The definition of ``range_candidates`` written as the plain scan it replaced: every
     range filters the department's rating order afresh."""
-    from phoneworld_gym.tasks.shopping.more import LOWS, WIDTHS, _by_rating
-    by_cat: dict = {}
-    for r in rows:
-        if r["category"] != "Books":
-            by_cat.setdefault(r["category"], []).append(r)
+    from phoneworld_gym.tasks.shopping.more import LOWS, WIDTHS, rated_departments
     out = []
-    for c, ps in sorted(by_cat.items()):
-        ranked_all = _by_rating(ps)
-        prices = {r["price"] for r in ps}
+    for c, ranked_all in rated_departments(rows):
+        prices = {r["price"] for r in ranked_all}
         for lo in LOWS:
             for wd in WIDTHS:
                 hi = lo + wd

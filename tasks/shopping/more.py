@@ -383,6 +383,15 @@ def _by_rating(rows: list[Row]) -> list[Row]:
     return sorted(rows, key=lambda r: (-r["rating"], -r["review_count"], r["_id"]))
 
 
+def rated_departments(rows: list[Row]) -> list[tuple[str, list[Row]]]:
+    """Each department but Books, by name, with its products best rated first."""
+    by_cat: dict[str, list[Row]] = {}
+    for r in rows:
+        if r["category"] != "Books":
+            by_cat.setdefault(r["category"], []).append(r)
+    return [(c, _by_rating(ps)) for c, ps in sorted(by_cat.items())]
+
+
 def range_candidates(rows: list[Row], in_cart: set[str]) -> list[tuple[str, int, int, str, str]]:
     """Every (category, lo, hi, top id, runner-up id) of this episode's catalogue ``rows``
     where the best-rated product priced in [lo, hi] makes a clear task: no product costs
@@ -390,13 +399,8 @@ def range_candidates(rows: list[Row], in_cart: set[str]) -> list[tuple[str, int,
     products are in range, the top one is in stock, has no options, is not in the cart yet
     and is rated strictly higher than the in-stock runner-up, and it is not the department's
     best-rated product overall (so the filter matters). Books are left out."""
-    by_cat: dict[str, list[Row]] = {}
-    for r in rows:
-        if r["category"] != "Books":
-            by_cat.setdefault(r["category"], []).append(r)
     out = []
-    for c, ps in sorted(by_cat.items()):
-        ranked_all = _by_rating(ps)
+    for c, ranked_all in rated_departments(rows):
         best = ranked_all[0]["_id"]
         # the products by price, each as its place in the rating order: the products in a
         # price range are a slice of it, and its two smallest places are the top two
