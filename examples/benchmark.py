@@ -290,13 +290,18 @@ def _child(workers: int, steps: int, copy: bool = True) -> list[str]:
             str(steps), *([] if copy else ["--child-no-copy"])]
 
 
+def _child_result(stdout: str) -> dict[str, Any]:
+    """What a ``--child-vector`` process printed last: ``{"rate": ..., "busy": [...]}``."""
+    return cast(dict[str, Any], json.loads(stdout.strip().splitlines()[-1]))
+
+
 def vector_in_child(workers: int, steps: int, copy: bool = True) -> dict[str, Any]:
     """:func:`single_env_rate` (``workers`` 0) or :func:`vector_rate` in a fresh process, so
     that neither the sub-envs (forked from the parent) nor the baseline inherit this
     process's memory and caches: ``{"rate": env steps/s, "busy": each worker's CPU share}``."""
     out = subprocess.run(_child(workers, steps, copy), capture_output=True, text=True,
                          check=True, cwd=ROOT)
-    return cast(dict[str, Any], json.loads(out.stdout.strip().splitlines()[-1]))
+    return _child_result(out.stdout)
 
 
 def independent_in_children(n: int, steps: int) -> float:
@@ -310,7 +315,7 @@ def independent_in_children(n: int, steps: int) -> float:
         stdout, _ = proc.communicate()
         if proc.returncode:
             raise RuntimeError(f"a benchmark child exited with {proc.returncode}")
-        rates.append(float(json.loads(stdout.strip().splitlines()[-1])["rate"]))
+        rates.append(float(_child_result(stdout)["rate"]))
     return sum(rates)
 
 

@@ -6,7 +6,10 @@ import importlib.util
 import os
 import shutil
 import subprocess
+import sys
+import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -76,3 +79,17 @@ def adb_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     finally:
         subprocess.run(["adb", "-P", str(port), "kill-server"], env=env, capture_output=True,
                        timeout=60, check=False)
+
+
+def load_example(name: str) -> types.ModuleType:
+    """The module of ``examples/<name>.py`` (examples are scripts, not a package)."""
+    path = Path(__file__).resolve().parents[1] / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        del sys.modules[spec.name]
+    return mod

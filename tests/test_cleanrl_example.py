@@ -4,28 +4,19 @@ action as one choice."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import gymnasium as gym
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from phoneworld_gym.baselines.sb3 import ElementActions  # noqa: E402
+from conftest import load_example  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "cleanrl_ppo.py"
+from phoneworld_gym.baselines.sb3 import ElementActions  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def cleanrl():
-    spec = importlib.util.spec_from_file_location("cleanrl_ppo", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    return load_example("cleanrl_ppo")
 
 
 def test_masked_policy_weighs_each_kind_of_row_action_once(cleanrl):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -193,17 +192,9 @@ def test_backends_are_checked() -> None:
 
 
 def test_agreement_table_counts_precision_and_recall() -> None:
-    import importlib.util
+    from conftest import load_example
 
-    path = Path(__file__).resolve().parents[1] / "examples" / "judge_agreement.py"
-    spec = importlib.util.spec_from_file_location("judge_agreement", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        del sys.modules[spec.name]
+    mod = load_example("judge_agreement")
 
     def row(cat: str, verified: bool, judged: bool, unparsable: bool = False) -> dict[str, Any]:
         return {"category": cat, "kind": "k", "verified": verified, "judged": judged,
