@@ -30,7 +30,11 @@ from phoneworld_gym.contract import (
     observation_space,
 )
 from phoneworld_gym.device import Device, DeviceError, Probe, Unsupported
-from phoneworld_gym.task import Task, all_tasks, get_task
+from phoneworld_gym.task import NoInstance, Task, all_tasks, get_task
+
+#: How many worlds ``reset`` draws from its seed when a task cannot be posed in one
+#: (``NoInstance``) before it gives up with that error.
+WORLD_DRAWS = 8
 
 
 def task_seed(seed: int, task_id: str) -> int:
@@ -160,14 +164,22 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         else:
             task_id = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
         cls = get_task(task_id)
-        episode_seed = int(self.np_random.integers(2**31 - 1))
-        self.device.reset(episode_seed)
-        self.task_device = TaskDevice(self.device, common_only=self.common_only)
-        if options.get("params") is not None:
-            params = cls.check_params(options["params"])
-        else:
+        for draw in range(WORLD_DRAWS):
+            episode_seed = int(self.np_random.integers(2**31 - 1))
+            self.device.reset(episode_seed)
+            self.task_device = TaskDevice(self.device, common_only=self.common_only)
+            if options.get("params") is not None:
+                params = cls.check_params(options["params"])
+                break
             rng = np.random.default_rng(task_seed(episode_seed, task_id))
-            params = cls.check_params(cls.generate_params(rng, cast(Probe, self.task_device.probe)))
+            try:
+                params = cls.check_params(
+                    cls.generate_params(rng, cast(Probe, self.task_device.probe)))
+                break
+            except NoInstance as e:  # this world cannot pose the task: the seed's next world
+                if draw == WORLD_DRAWS - 1:
+                    raise NoInstance(f"{task_id}: none of the {WORLD_DRAWS} worlds drawn from "
+                                     f"this seed can pose the task (last: {e})") from e
         wordings = cls.templates(self.split) or (cls.template,)
         pick = np.random.default_rng(task_seed(episode_seed, task_id + "/wording"))
         task = cls(params, wordings[int(pick.integers(len(wordings)))])

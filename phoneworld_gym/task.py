@@ -42,6 +42,12 @@ DIFFICULTIES = ("easy", "medium", "hard")
 SPLITS = ("train", "test")
 
 
+class NoInstance(RuntimeError):
+    """Raised by ``generate_params`` when the phone's world cannot pose the task (e.g. no
+    contact lives in a saved weather city). ``PhoneEnv.reset`` then draws another world from
+    its seed, a bounded number of times, so a seeded reset stays deterministic."""
+
+
 class Task:
     """Base class of every task. Subclasses set the class attributes and implement
     ``generate_params``, ``evaluate`` (or ``expected_answer`` for information retrieval) and

@@ -20,7 +20,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import by_id, from_ms, open_event, upcoming
 from phoneworld_gym.tasks.contacts.common import open_contact
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
@@ -72,7 +72,7 @@ class CrossAppTextHomeForecast(Task):
         rows = [c for c in texters(probe)
                 if _city_of(c.get("postal_address") or "") in saved]
         if not rows:
-            raise RuntimeError("no contact lives in a saved weather city")
+            raise NoInstance("no contact lives in a saved weather city")
         c = rows[int(rng.integers(len(rows)))]
         return {"name": c["display_name"], "number": c["number"],
                 "city": _city_of(c["postal_address"]),
