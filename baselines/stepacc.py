@@ -62,30 +62,26 @@ def step_accuracy(agent: Any, ds: Any, *, limit: int | None = None) -> list[Step
     shots = getattr(agent, "screenshots", False)
     if shots and "screenshot" not in ds.column_names:
         raise ValueError("the agent reads screenshots; this dataset was collected without them")
+    from phoneworld_gym.baselines.data import episodes_of
+
     cols = ds.select_columns(list(COLUMNS)).to_dict()
     results: list[StepResult] = []
-    current: str | None = None
-    episodes = 0
-    for i in range(len(cols["episode_id"])):
-        episode = str(cols["episode_id"][i])
-        if episode != current or cols["step"][i] == 0:
-            if limit is not None and episodes >= limit:
-                break
-            current, episodes = episode, episodes + 1
-            agent.reset(cols["goal"][i])
-        try:
-            shown = Action.from_json(json.loads(cols["action"][i]))
-        except (ValueError, TypeError) as e:
-            raise ValueError(f"row {i} (episode {episode}, step {cols['step'][i]}): the "
-                             f"action is not AndroidWorld JSON: {e}") from e
-        obs: dict[str, Any] = {"a11y": cols["tree"][i], "goal": cols["goal"][i]}
-        if shots:
-            obs["screenshot"] = _array(ds[i]["screenshot"])
-        chosen = agent.act(obs)
-        results.append(StepResult(episode, str(cols["task"][i]), int(cols["step"][i]),
-                                  format_action(shown), format_action(chosen)))
-        # teacher forcing: the next prompt shows what the demonstration did, not the model
-        agent.history[-1] = Turn(shown, cols["action_error"][i] or "")
+    for episode, rows in list(episodes_of(ds).items())[:limit]:
+        agent.reset(cols["goal"][rows[0]])
+        for i in rows:
+            try:
+                shown = Action.from_json(json.loads(cols["action"][i]))
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"row {i} (episode {episode}, step {cols['step'][i]}): the "
+                                 f"action is not AndroidWorld JSON: {e}") from e
+            obs: dict[str, Any] = {"a11y": cols["tree"][i], "goal": cols["goal"][i]}
+            if shots:
+                obs["screenshot"] = _array(ds[i]["screenshot"])
+            chosen = agent.act(obs)
+            results.append(StepResult(str(episode), str(cols["task"][i]), int(cols["step"][i]),
+                                      format_action(shown), format_action(chosen)))
+            # teacher forcing: the next prompt shows what the demonstration did, not the model
+            agent.history[-1] = Turn(shown, cols["action_error"][i] or "")
     return results
 
 

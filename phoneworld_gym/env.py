@@ -164,17 +164,16 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         else:
             task_id = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
         cls = get_task(task_id)
+        given = options.get("params")
         for draw in range(WORLD_DRAWS):
             episode_seed = int(self.np_random.integers(2**31 - 1))
             self.device.reset(episode_seed)
             self.task_device = TaskDevice(self.device, common_only=self.common_only)
-            if options.get("params") is not None:
-                params = cls.check_params(options["params"])
-                break
             rng = np.random.default_rng(task_seed(episode_seed, task_id))
             try:
-                params = cls.check_params(
-                    cls.generate_params(rng, cast(Probe, self.task_device.probe)))
+                params = cls.check_params(given if given is not None else
+                                          cls.generate_params(rng, cast(Probe,
+                                                                        self.task_device.probe)))
                 break
             except NoInstance as e:  # this world cannot pose the task: the seed's next world
                 if draw == WORLD_DRAWS - 1:
