@@ -49,7 +49,7 @@ from phoneworld_gym.baselines.sft import SFTSettings
 #: top-level config keys and what each holds (the error for an unknown key lists them)
 CONFIG_KEYS = {
     "model": "a local model folder, or 'tiny' to build a tiny Llama + tokenizer here",
-    "tiny": "for model: tiny: layers, hidden, vocab, corpus_seeds",
+    "tiny": "for model: tiny: layers, hidden, vocab, corpus_seeds, init_std",
     "torch_threads": "torch CPU threads (1 is fastest on a busy 2-core machine)",
     "device": "where the model runs and trains: cpu (default) or cuda",
     "decoding": "free (default: the reply is parsed) or constrained (the model writes one of "
@@ -62,7 +62,7 @@ CONFIG_KEYS = {
     "rl": "reward (verified|judged), judge, train_seeds, real/mixed stage settings",
     "eval": "seeds, max_episode_steps, max_new_tokens, random (bool)",
 }
-TINY_KEYS = {"layers", "hidden", "vocab", "corpus_seeds"}
+TINY_KEYS = {"layers", "hidden", "vocab", "corpus_seeds", "init_std"}
 DEMO_KEYS = {"seeds", "ratios"}
 RL_KEYS = {"reward", "judge", "train_seeds", "real", "mixed", "compare_real_only"}
 STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
@@ -96,7 +96,7 @@ class RecipeConfig:
     """A validated recipe config (see ``configs/recipe_cpu.yaml`` for a commented one)."""
 
     model: str
-    tiny: dict[str, int]
+    tiny: dict[str, float]
     torch_threads: int | None
     device: str
     seed: int
@@ -324,7 +324,8 @@ def build_model(cfg: RecipeConfig, out: Path) -> Path:
         "corpus_seeds", 1))), split="train"))
     return build_tiny(path, corpus, layers=int(cfg.tiny.get("layers", 2)),
                       hidden=int(cfg.tiny.get("hidden", 128)),
-                      vocab=int(cfg.tiny.get("vocab", 2000)), seed=cfg.seed)
+                      vocab=int(cfg.tiny.get("vocab", 2000)), seed=cfg.seed,
+                      init_std=float(cfg.tiny.get("init_std", 0.02)))
 
 
 def collect_demos(cfg: RecipeConfig, out: Path, log: Callable[[str], None]) -> dict[str, Any]:

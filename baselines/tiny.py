@@ -72,9 +72,12 @@ def train_tokenizer(corpus_texts: Iterable[str], vocab: int = 2000) -> object:
 
 
 def build_tiny(out_dir: str | Path, corpus_texts: Iterable[str], *, layers: int = 2,
-               hidden: int = 128, vocab: int = 2000, seed: int = 0) -> Path:
+               hidden: int = 128, vocab: int = 2000, seed: int = 0,
+               init_std: float = 0.02) -> Path:
     """Train a tokenizer on ``corpus_texts``, build a ``layers``-layer Llama of width
-    ``hidden`` with weights drawn from ``seed``, and save both to ``out_dir``.
+    ``hidden`` with weights drawn from ``seed`` (normal, standard deviation ``init_std``:
+    Llama's usual 0.02, or larger for attention that is less uniform at the start), and save
+    both to ``out_dir``.
 
     Returns ``out_dir`` as a ``Path``. The same corpus and seed give the same files.
     """
@@ -85,6 +88,8 @@ def build_tiny(out_dir: str | Path, corpus_texts: Iterable[str], *, layers: int 
     if layers < 1 or hidden < 8 or hidden % 4:
         raise ValueError(f"layers must be >= 1 and hidden a multiple of 4 >= 8, "
                          f"got layers={layers}, hidden={hidden}")
+    if not 0 < init_std <= 1:
+        raise ValueError(f"init_std must be in (0, 1], got {init_std}")
     tokenizer = train_tokenizer(corpus_texts, vocab)
     config = LlamaConfig(
         vocab_size=len(tokenizer),  # type: ignore[arg-type]
@@ -94,6 +99,7 @@ def build_tiny(out_dir: str | Path, corpus_texts: Iterable[str], *, layers: int 
         eos_token_id=tokenizer.eos_token_id,  # type: ignore[attr-defined]
         pad_token_id=tokenizer.pad_token_id,  # type: ignore[attr-defined]
         tie_word_embeddings=False,  # tied, an untrained model only echoes its last token
+        initializer_range=init_std,
     )
     torch.manual_seed(seed)
     model = LlamaForCausalLM(config)
@@ -177,10 +183,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--hidden", type=int, default=128)
     p.add_argument("--vocab", type=int, default=2000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--init-std", type=float, default=0.02,
+                   help="standard deviation of the initial weights")
     a = p.parse_args(argv)
     corpus = list(oracle_corpus(seeds=range(a.seeds)))
     path = build_tiny(a.out_dir, corpus, layers=a.layers, hidden=a.hidden, vocab=a.vocab,
-                      seed=a.seed)
+                      seed=a.seed, init_std=a.init_std)
     print(f"{path}: tokenizer and model from {len(corpus)} oracle steps")
 
 

@@ -99,6 +99,20 @@ def test_build_tiny_refuses_bad_settings(tmp_path: Path) -> None:
         build_tiny(tmp_path, [])
     with pytest.raises(ValueError, match="hidden"):
         build_tiny(tmp_path, ["abc"], hidden=30)
+    with pytest.raises(ValueError, match="init_std"):
+        build_tiny(tmp_path, ["abc"], init_std=0)
+
+
+def test_init_std_sets_the_spread_of_the_initial_weights(tiny: Path, corpus: list[str],
+                                                         tmp_path: Path) -> None:
+    wide = build_tiny(tmp_path / "wide", corpus, vocab=600, init_std=0.1)
+    stds = {}
+    for name, path in (("default", tiny), ("wide", wide)):
+        model = transformers.AutoModelForCausalLM.from_pretrained(path, local_files_only=True)
+        q = model.model.layers[0].self_attn.q_proj.weight
+        stds[name] = (float(q.std()), model.config.initializer_range)
+    assert abs(stds["default"][0] - 0.02) < 0.002 and stds["default"][1] == 0.02
+    assert abs(stds["wide"][0] - 0.1) < 0.01 and stds["wide"][1] == 0.1
 
 
 def test_untrained_reply_is_a_recorded_no_op(tiny: Path, env: gymnasium.Env) -> None:
