@@ -60,13 +60,13 @@ CONFIG_KEYS = {
     "demos": "seeds (per train task and world), ratios (world -> weight in the SFT mix)",
     "sft": "SFT settings (epochs, max_steps, batch_size, lr, max_length, ...)",
     "rl": "reward (verified|judged), judge, train_seeds, real/mixed stage settings",
-    "eval": "seeds, max_episode_steps, max_new_tokens, random (bool)",
+    "eval": "seeds, max_episode_steps, max_new_tokens, random (bool), step_check (int)",
 }
 TINY_KEYS = {"layers", "hidden", "vocab", "corpus_seeds", "init_std"}
 DEMO_KEYS = {"seeds", "ratios"}
 RL_KEYS = {"reward", "judge", "train_seeds", "real", "mixed", "compare_real_only"}
 STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
-EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random"}
+EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random", "step_check"}
 REWARDS = ("verified", "judged")
 DECODINGS = ("free", "constrained")
 
@@ -116,6 +116,8 @@ class RecipeConfig:
     eval_max_steps: int | None
     eval_max_new_tokens: int
     eval_random: bool
+    #: the step-accuracy check's oracle episodes: the first N evaluation seeds per train task
+    step_check: int
     raw: dict[str, Any]
 
     @classmethod
@@ -194,6 +196,10 @@ class RecipeConfig:
                 raise ValueError(f"config rl.{stage}: {e}") from None
         ev = dict(raw.get("eval") or {})
         _check_keys("eval", ev, EVAL_KEYS)
+        step_check = ev.get("step_check", 0)
+        if not isinstance(step_check, int) or isinstance(step_check, bool) or step_check < 0:
+            raise ValueError(f"config eval.step_check must be an int >= 0 (evaluation seeds "
+                             f"per train task; 0: no step check), got {step_check!r}")
         return cls(
             model=model, tiny=tiny, torch_threads=threads, device=device,
             seed=int(raw.get("seed", 0)), decoding=decoding,
@@ -205,7 +211,7 @@ class RecipeConfig:
             eval_seeds=seeds_of(ev.get("seeds", "5000:5003"), "eval.seeds"),
             eval_max_steps=ev.get("max_episode_steps"),
             eval_max_new_tokens=int(ev.get("max_new_tokens", 48)),
-            eval_random=bool(ev.get("random", True)), raw=dict(raw))
+            eval_random=bool(ev.get("random", True)), step_check=step_check, raw=dict(raw))
 
 
 def _task_list(value: Any, what: str, allow_empty: bool = False) -> list[str]:
@@ -376,6 +382,35 @@ def collect_into(env: Any, source: EnvSource, cfg: RecipeConfig, folder: Path,
                    **({"device": device} if source.is_device else {}))
 
 
+def step_check(cfg: RecipeConfig, out: Path, checkpoints: Mapping[str, Path],
+               log: Callable[[str], None]) -> dict[str, Any]:
+    """Next-action accuracy of each stage's checkpoint (:mod:`~phoneworld_gym.baselines.
+    stepacc`) on oracle episodes of the train tasks in the clean mock world, on the first
+    ``eval.step_check`` evaluation seeds (never trained on): where a stage's episodes fail,
+    this shows which steps it gets wrong. Returns ``{"episodes", "steps", "stages": {stage:
+    summary}}``; the demonstrations are kept in ``OUT/heldout``."""
+    from phoneworld_gym.baselines.collect import collect
+    from phoneworld_gym.baselines.data import load
+    from phoneworld_gym.baselines.lm_agent import LocalModel
+    from phoneworld_gym.baselines.stepacc import step_accuracy, summarize
+
+    folder = out / "heldout"
+    seeds = cfg.eval_seeds[:cfg.step_check]
+    collect("PhoneWorld/All-v0", "oracle", cfg.train_tasks, seeds, folder, split="train")
+    ds = load(folder)
+    keep = {(t, s) for t in cfg.train_tasks for s in seeds}  # the folder may hold more
+    ds = ds.select([i for i, (t, s) in enumerate(zip(ds["task"], ds["seed"])) if (t, s) in keep])
+    stages: dict[str, Any] = {}
+    for stage, path in checkpoints.items():
+        agent = make_lm_agent(LocalModel.load(path, device=cfg.device), temperature=0.0,
+                              max_new_tokens=cfg.eval_max_new_tokens, seed=cfg.seed,
+                              device=cfg.device, decoding=cfg.decoding)
+        stages[stage] = summarize(step_accuracy(agent, ds))
+        c, n = stages[stage]["all"]["correct"], stages[stage]["all"]["steps"]
+        log(f"[step_check] {stage}: {c}/{n} steps right")
+    return {"episodes": len(keep), "steps": len(ds), "seeds": seeds, "stages": stages}
+
+
 def make_lm_agent(path_or_objects: Any, *, temperature: float, max_new_tokens: int,
                   seed: int, device: str = "cpu", decoding: str = "free") -> Any:
     """An :class:`~phoneworld_gym.baselines.lm_agent.LMAgent` (``decoding="constrained"``:
@@ -509,7 +544,8 @@ class StageCache:
     def __init__(self, out: Path, cfg: RecipeConfig):
         self.dir = out / "stages"
         self.keys = stage_keys(cfg)
-        ev: Any = cfg.raw.get("eval")
+        # the step check reads the checkpoints after the episodes: it is no part of their key
+        ev: Any = {k: v for k, v in (cfg.raw.get("eval") or {}).items() if k != "step_check"}
         if cfg.decoding != "free":
             ev = {"eval": ev, "decoding": cfg.decoding}
         self.eval_key = json.dumps(ev, sort_keys=True, default=str)
@@ -576,6 +612,10 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     reward_fn = make_reward(cfg)
     cache = StageCache(out, cfg)
     walls: dict[str, float] = {}
+    # a reused stage keeps the time it took when it ran (listed under "reused")
+    walls_file = out / "stages" / "walls.json"
+    earlier = json.loads(walls_file.read_text()) if walls_file.is_file() else {}
+    reused: list[str] = []
     records: list[EvalRecord] = []
     meta: dict[str, Any] = {"config": cfg.raw, "wall_seconds": walls}
     curves: dict[str, dict[str, list[float]]] = {"sft_loss": {}, "rl_reward": {},
@@ -585,6 +625,13 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     def timed(name: str, t0: float) -> None:
         walls[name] = round(time.time() - t0, 1)
         log(f"[{name}] {walls[name]:.0f} s (total {time.time() - start:.0f} s)")
+        walls_file.parent.mkdir(parents=True, exist_ok=True)
+        walls_file.write_text(json.dumps({**earlier, **walls}, indent=1))
+
+    def kept(name: str) -> None:
+        if name in earlier:
+            walls[name] = earlier[name]
+            reused.append(name)
 
     def evaluate(stage: str, path: Path) -> None:
         from phoneworld_gym.baselines.lm_agent import LocalModel
@@ -592,6 +639,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
         cached = cache.evals(stage)
         if cached is not None:
             log(f"[eval_{stage}] reused ({len(cached)} episodes, same config)")
+            kept(f"eval_{stage}")
             records.extend(cached)
             return
         t0 = time.time()
@@ -614,6 +662,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
             timed("eval_random", t0)
         else:
             log(f"[eval_random] reused ({len(cached)} episodes, same config)")
+            kept("eval_random")
         records.extend(cached)
 
     # 0: demonstrations
@@ -640,6 +689,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
         timed("sft", t0)
     else:
         log(f"[sft] reused {sft_dir} (same config)")
+        kept("sft")
     meta["sft"] = sft_record
     curves["sft_loss"]["sft"] = sft_record["loss"]
     evaluate("sft", sft_dir)
@@ -676,6 +726,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
             timed(stage, t0)
         else:
             log(f"[{stage}] reused {path} (same config)")
+            kept(stage)
         history = done["history"]
         meta[stage] = done
         curves["rl_reward"][stage] = [h["reward"] for h in history]
@@ -683,7 +734,14 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
         evaluate(stage, path)
         if kind != "control":
             previous = path
-    walls["total"] = round(time.time() - start, 1)
+    if cfg.step_check:
+        t0 = time.time()
+        checkpoints = {"sft": sft_dir} | {s: out / "checkpoints" / s for s, _ in plan}
+        meta["step_accuracy"] = step_check(cfg, out, checkpoints, log)
+        timed("step_check", t0)
+    walls["total"] = round(time.time() - start, 1)  # this run's, reused stages not counted
+    if reused:
+        meta["reused"] = reused
     stages = (["random"] if cfg.eval_random else []) + ["sft"] + [s for s, _ in plan]
     doc = write_report(records, out, stages=stages, title="PhoneWorld recipe report",
                        meta=meta, curves=curves)

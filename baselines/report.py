@@ -236,6 +236,28 @@ def plot_curves(curves: Mapping[str, Sequence[float]], out_dir: Path, name: str,
     return path
 
 
+def step_accuracy_table(stages: Mapping[str, Mapping[str, Mapping[str, int]]]) -> str:
+    """Per-stage step accuracy (:func:`~phoneworld_gym.baselines.stepacc.summarize` of each
+    stage) as one Markdown table: the overall rows first, then the tasks by name."""
+    if not stages:
+        raise ValueError("no stages to tabulate")
+    names = list(stages)
+    keys = list(dict.fromkeys(k for summary in stages.values() for k in summary))
+    head = [k for k in ("all", "first step", "later steps") if k in keys]
+    rows = ["| steps | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for key in head + sorted(k for k in keys if k not in head):
+        cells = []
+        for name in names:
+            cell = stages[name].get(key)
+            if cell is None or not cell["steps"]:
+                cells.append("-")
+            else:
+                c, n = cell["correct"], cell["steps"]
+                cells.append(f"{c}/{n} ({100 * c / n:.1f}%)")
+        rows.append(f"| {key} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def write_report(records: Sequence[EvalRecord], out_dir: str | Path, *,
                  stages: Sequence[str] | None = None, title: str = "Recipe report",
                  meta: Mapping[str, Any] | None = None,
@@ -273,6 +295,14 @@ def write_report(records: Sequence[EvalRecord], out_dir: str | Path, *,
         lines += ["## Gains between stages", "",
                   "Difference in success (all categories), percentage points, with a 95% "
                   "interval (Newcombe's hybrid score method).", "", gains, ""]
+    steps = (meta or {}).get("step_accuracy")
+    if steps:
+        lines += ["## Step accuracy", "",
+                  f"Each stage's greedy action against the oracle's on every step of "
+                  f"{steps['episodes']} oracle episodes (train tasks, clean mock world, "
+                  f"evaluation seeds {steps['seeds']}), each prompt with the oracle's own "
+                  f"history: {steps['steps']} steps. A first step only opens the goal's app.",
+                  "", step_accuracy_table(steps["stages"]), ""]
     if meta:
         lines += ["## Run", "", "```json", json.dumps(dict(meta), indent=1, default=str), "```",
                   ""]

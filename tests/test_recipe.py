@@ -122,6 +122,22 @@ def test_report_files_hold_the_table(tmp_path: Path) -> None:
         assert f"![{name}]({name})" in md
 
 
+def test_step_accuracy_table_lists_each_stage_by_row() -> None:
+    from phoneworld_gym.baselines.report import step_accuracy_table
+
+    stages = {"sft": {"all": {"correct": 3, "steps": 4}, "first step": {"correct": 1, "steps": 2},
+                      "TaskB": {"correct": 2, "steps": 2}, "TaskA": {"correct": 1, "steps": 2}},
+              "real_rl": {"all": {"correct": 1, "steps": 4}, "TaskA": {"correct": 1, "steps": 4}}}
+    lines = step_accuracy_table(stages).splitlines()
+    assert lines[0] == "| steps | sft | real_rl |"
+    assert lines[2:] == ["| all | 3/4 (75.0%) | 1/4 (25.0%) |",
+                         "| first step | 1/2 (50.0%) | - |",
+                         "| TaskA | 1/2 (50.0%) | 1/4 (25.0%) |",
+                         "| TaskB | 2/2 (100.0%) | - |"]
+    with pytest.raises(ValueError, match="no stages"):
+        step_accuracy_table({})
+
+
 def test_report_rejects_bad_input(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no evaluation records"):
         write_report([], tmp_path)
@@ -165,6 +181,8 @@ def small_config(**over: object) -> dict:
      r"rl.real.weights names worlds \['phone'\]"),
     ({"demos": {"seeds": "5:5"}}, "demos.seeds"),
     ({"decoding": "beam"}, "decoding must be one of"),
+    ({"eval": {"step_check": -1}}, r"eval.step_check must be an int >= 0"),
+    ({"eval": {"step_check": "6"}}, r"eval.step_check must be an int >= 0"),
     ({"rl": {"real": {"weights": {"field": 1}, "tasks_per_update": 3, "max_draws": 2},
              "mixed": {"weights": {"mock": 1}}}},
      r"config rl.real: max_draws \(2\) must be >= tasks_per_update \(3\)"),
@@ -246,11 +264,36 @@ def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
     finally:
         close_env(env)
     assert (ep.success, len(ep.steps)) == (rec["success"], rec["steps"])
-    # a rerun reuses every stage whose config is unchanged, and redoes from the first change
+    assert "step_accuracy" not in doc["meta"] and "## Step accuracy" not in md
+    # a rerun reuses every stage whose config is unchanged, and redoes from the first change;
+    # the step check is no part of any stage's key
     lines: list[str] = []
-    again = run(cfg, tmp_path, log=lines.append)
+    checked = small_config()
+    checked["eval"]["step_check"] = 1
+    again = run(RecipeConfig.from_dict(checked), tmp_path, log=lines.append)
     assert again["summary"] == doc["summary"]
     assert sum("reused" in line for line in lines) == 7, lines  # 3 trainings + 4 evaluations
+    # a reused stage reports the time it took when it ran
+    for name in ("sft", "real_rl", "eval_random", "eval_mixed_rl"):
+        assert again["meta"]["wall_seconds"][name] == doc["meta"]["wall_seconds"][name] > 0
+    assert set(again["meta"]["reused"]) == {"eval_random", "sft", "eval_sft", "real_rl",
+                                            "eval_real_rl", "mixed_rl", "eval_mixed_rl"}
+    assert "reused" not in doc["meta"]
+    # the step check: each checkpoint's action on each oracle step of seed 5000
+    from phoneworld_gym.baselines.stepacc import step_accuracy, summarize
+
+    steps = again["meta"]["step_accuracy"]
+    heldout = load(tmp_path / "heldout")
+    assert list(heldout["task"]) == ["ClockEarliestAlarm"] * 2  # open Clock, answer
+    assert list(heldout["seed"]) == [5000, 5000] and steps["steps"] == 2
+    assert list(steps["stages"]) == ["sft", "real_rl", "mixed_rl"]
+    for stage, summary in steps["stages"].items():
+        agent = LMAgent(str(tmp_path / "checkpoints" / stage), max_new_tokens=10)
+        assert summary == summarize(step_accuracy(agent, heldout)), stage
+    sft = steps["stages"]["sft"]
+    c, n = sft["all"]["correct"], sft["all"]["steps"]
+    md = (tmp_path / "report.md").read_text()
+    assert "## Step accuracy" in md and f"| all | {c}/{n} ({100 * c / n:.1f}%) |" in md
     raw = small_config()
     raw["rl"]["mixed"].update(lr=0.01, max_draws=3)  # dynamic sampling: up to 3 instances
     lines.clear()
