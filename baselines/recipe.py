@@ -334,8 +334,11 @@ def build_model(cfg: RecipeConfig, out: Path) -> Path:
                       init_std=float(cfg.tiny.get("init_std", 0.02)))
 
 
-def collect_demos(cfg: RecipeConfig, out: Path, log: Callable[[str], None]) -> dict[str, Any]:
-    """Oracle demonstrations of the train tasks in every world, one collection each."""
+def collect_demos(cfg: RecipeConfig, out: Path, log: Callable[[str], None],
+                  new: list[int] | None = None) -> dict[str, Any]:
+    """Oracle demonstrations of the train tasks in every world, one collection each (episodes
+    already in a world's folder are kept; ``new``, if given, gets each world's count of
+    episodes collected now)."""
     from phoneworld_gym.baselines.collect import collect
     from phoneworld_gym.baselines.data import load
 
@@ -349,6 +352,8 @@ def collect_demos(cfg: RecipeConfig, out: Path, log: Callable[[str], None]) -> d
         finally:
             close_env(env)
         log(str(report))
+        if new is not None:
+            new.append(report.new)
         data[name] = successful_episodes(load(out / "demos" / name))
     return data
 
@@ -668,8 +673,12 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     # 0: demonstrations
     t0 = time.time()
     base = build_model(cfg, out)
-    data = collect_demos(cfg, out, log)
-    timed("demos", t0)
+    collected: list[int] = []
+    data = collect_demos(cfg, out, log, collected)
+    if any(collected) or "demos" not in earlier:
+        timed("demos", t0)
+    else:
+        kept("demos")
 
     # 1: SFT
     t0 = time.time()

@@ -274,10 +274,11 @@ def test_the_recipe_runs_end_to_end(tmp_path: Path) -> None:
     assert again["summary"] == doc["summary"]
     assert sum("reused" in line for line in lines) == 7, lines  # 3 trainings + 4 evaluations
     # a reused stage reports the time it took when it ran
-    for name in ("sft", "real_rl", "eval_random", "eval_mixed_rl"):
+    for name in ("demos", "sft", "real_rl", "eval_random", "eval_mixed_rl"):
         assert again["meta"]["wall_seconds"][name] == doc["meta"]["wall_seconds"][name] > 0
-    assert set(again["meta"]["reused"]) == {"eval_random", "sft", "eval_sft", "real_rl",
-                                            "eval_real_rl", "mixed_rl", "eval_mixed_rl"}
+    assert set(again["meta"]["reused"]) == {"eval_random", "demos", "sft", "eval_sft",
+                                            "real_rl", "eval_real_rl", "mixed_rl",
+                                            "eval_mixed_rl"}
     assert "reused" not in doc["meta"]
     # the step check: each checkpoint's action on each oracle step of seed 5000
     from phoneworld_gym.baselines.stepacc import step_accuracy, summarize
