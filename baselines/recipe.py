@@ -594,6 +594,22 @@ class StageCache:
         tmp.replace(self.dir / f"{stage}.json")
 
 
+def read_walls(path: Path, log: Callable[[str], None]) -> dict[str, float]:
+    """The stage times an earlier run into this folder stored (empty if none, or if the
+    file is unreadable: that is said in the log, and only the times are lost)."""
+    if not path.is_file():
+        return {}
+    try:
+        walls = json.loads(path.read_text())
+        if not isinstance(walls, dict) or not all(
+                isinstance(k, str) and isinstance(v, (int, float)) for k, v in walls.items()):
+            raise ValueError("not an object of stage -> seconds")
+    except (OSError, ValueError) as e:
+        log(f"[walls] ignoring {path}: {e}")
+        return {}
+    return {k: float(v) for k, v in walls.items()}
+
+
 # -- the run --------------------------------------------------------------------------------
 def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = print
         ) -> dict[str, Any]:
@@ -619,7 +635,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     walls: dict[str, float] = {}
     # a reused stage keeps the time it took when it ran (listed under "reused")
     walls_file = out / "stages" / "walls.json"
-    earlier = json.loads(walls_file.read_text()) if walls_file.is_file() else {}
+    earlier = read_walls(walls_file, log)
     reused: list[str] = []
     records: list[EvalRecord] = []
     meta: dict[str, Any] = {"config": cfg.raw, "wall_seconds": walls}

@@ -214,6 +214,21 @@ def test_shipped_configs_validate() -> None:
     assert RecipeConfig.from_dict(raw).sft.batch_size >= 1
 
 
+def test_unreadable_stage_times_are_ignored_and_said(tmp_path: Path) -> None:
+    from phoneworld_gym.baselines.recipe import read_walls
+
+    lines: list[str] = []
+    path = tmp_path / "walls.json"
+    assert read_walls(path, lines.append) == {} and not lines  # none yet
+    path.write_text('{"sft": 814.7, "demos": 25}')
+    assert read_walls(path, lines.append) == {"sft": 814.7, "demos": 25.0}
+    for bad in ('{"sft": 81', '["sft"]', '{"sft": "long"}'):
+        path.write_text(bad)
+        assert read_walls(path, lines.append) == {}
+        assert lines[-1].startswith(f"[walls] ignoring {path}")
+    assert len(lines) == 3
+
+
 def test_sft_keeps_only_successful_demonstrations() -> None:
     import datasets
 
