@@ -239,13 +239,13 @@ def plot_curves(curves: Mapping[str, Sequence[float]], out_dir: Path, name: str,
 def step_accuracy_table(stages: Mapping[str, Mapping[str, Mapping[str, int]]]) -> str:
     """Per-stage step accuracy (:func:`~phoneworld_gym.baselines.stepacc.summarize` of each
     stage) as one Markdown table: the overall rows first, then the tasks by name."""
+    from phoneworld_gym.baselines.stepacc import row_order
+
     if not stages:
         raise ValueError("no stages to tabulate")
     names = list(stages)
-    keys = list(dict.fromkeys(k for summary in stages.values() for k in summary))
-    head = [k for k in ("all", "first step", "later steps") if k in keys]
     rows = ["| steps | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
-    for key in head + sorted(k for k in keys if k not in head):
+    for key in row_order(k for summary in stages.values() for k in summary):
         cells = []
         for name in names:
             cell = stages[name].get(key)

@@ -22,7 +22,7 @@ import argparse
 import dataclasses
 import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,11 +102,17 @@ def summarize(results: Sequence[StepResult]) -> dict[str, dict[str, int]]:
     return dict(out)
 
 
+def row_order(keys: Iterable[str]) -> list[str]:
+    """Summary keys in table order: the overall rows first, then the tasks by name."""
+    keys = list(dict.fromkeys(keys))
+    head = [k for k in ("all", "first step", "later steps") if k in keys]
+    return head + sorted(k for k in keys if k not in head)
+
+
 def table(summary: Mapping[str, Mapping[str, int]]) -> str:
     """The summary as a Markdown table (the overall rows first, then tasks by name)."""
-    head = [k for k in ("all", "first step", "later steps") if k in summary]
     rows = ["| steps | right | accuracy |", "|---|---:|---:|"]
-    for key in head + sorted(k for k in summary if k not in head):
+    for key in row_order(summary):
         c, n = summary[key]["correct"], summary[key]["steps"]
         rows.append(f"| {key} | {c}/{n} | {100 * c / n:.1f}% |")
     return "\n".join(rows)

@@ -25,9 +25,10 @@ TASKS = ["SettingsSwitch", "ClockDisableAlarm", "MessagesDeleteThread", "Contact
          "ContactsCountFavorites", "ClockEarliestAlarm"]
 
 
-def first_steps(lm, seeds: Sequence[int]) -> list[tuple[str, str]]:
-    """(prompt, completion) of each train task's first oracle step, one per seed."""
-    from phoneworld_gym.baselines.prompt import build_messages, format_action
+def first_steps(seeds: Sequence[int]) -> list[tuple[str, str]]:
+    """(prompt, completion) of each train task's first oracle step, one per seed: the flat
+    prompt the tiny model reads (it has no chat template) and the action text."""
+    from phoneworld_gym.baselines.prompt import build_prompt, format_action
     from phoneworld_gym.baselines.tiny import EOS
     from phoneworld_gym.env import PhoneEnv
 
@@ -38,7 +39,7 @@ def first_steps(lm, seeds: Sequence[int]) -> list[tuple[str, str]]:
             for seed in seeds:
                 obs, _ = env.reset(seed=seed, options={"task": task})
                 action = next(iter(env.oracle()))
-                pairs.append((lm.prompt_text(build_messages(obs["goal"], obs["a11y"])),
+                pairs.append((build_prompt(obs["goal"], obs["a11y"]),
                               format_action(action) + EOS))
         return pairs
     finally:
@@ -54,18 +55,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     a = p.parse_args(argv)
 
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaForCausalLM
+    from transformers import AutoConfig, AutoTokenizer, LlamaForCausalLM
 
-    from phoneworld_gym.baselines.lm_agent import LocalModel
     from phoneworld_gym.baselines.tiny import EOS, build_tiny, oracle_corpus
 
     torch.set_num_threads(a.threads)
     with tempfile.TemporaryDirectory() as tmp:
         base = build_tiny(tmp, list(oracle_corpus(TASKS, seeds=range(2))))
         tok = AutoTokenizer.from_pretrained(base)
-        config = AutoModelForCausalLM.from_pretrained(base).config
-    lm = LocalModel(LlamaForCausalLM(config), tok)
-    train, held = first_steps(lm, range(40)), first_steps(lm, range(5000, 5006))
+        config = AutoConfig.from_pretrained(base)
+    train, held = first_steps(range(40)), first_steps(range(5000, 5006))
     encode = [(tok(q)["input_ids"], tok(c, add_special_tokens=False)["input_ids"])
               for q, c in train]
     counts = Counter(c for _, c in train)
