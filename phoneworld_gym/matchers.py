@@ -25,8 +25,9 @@ from typing import Any, Protocol
 
 
 class Matcher(Protocol):
-    def match(self, answer: str, expected: Any) -> bool:
-        """True when the agent's ``answer`` text means ``expected``."""
+    def match(self, answer: str, expected: Any, goal: str = "") -> bool:
+        """True when the agent's ``answer`` text means ``expected``, for the task whose goal
+        is ``goal`` (its words may stand around the value)."""
         ...
 
 
@@ -191,17 +192,36 @@ def is_evasive(answer: str, *values: str, spans: Iterable[Span] = (),
 
 # -- matchers --------------------------------------------------------------------------------
 
-#: words a short sentence around a string answer may hold ("The order status is Shipped.",
-#: "Her email is ava.chen@mail.com"); anything else next to the value fails without candidates
+# -- what else an answer may say -------------------------------------------------------------
+#
+# An answer is judged by everything it says besides its value. The value (in any common form
+# of its kind) may stand with: the goal's own words (inflected: "spent" for "spend", "ships"
+# for "shipped"), the value's descriptors (units, "AM", month names), and the small stated
+# vocabulary of :data:`FILLER`. Any other word fails, so "I doubt it is 2", "close to 2",
+# "2 max" and "2 lol jk" do not pay, while "You spent $62.64 at Chipotle in February 2026."
+# does. Numbers the goal itself holds (a year, an order number) are context, not a second
+# value. Hedges, negations and alternatives fail first (:func:`is_evasive`), unless the goal
+# itself says them in that phrase ("which orders have not shipped" -> "ORD-1 has not shipped").
+
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+
+#: words any answer may hold around its value: articles, pronouns, forms of be/have,
+#: prepositions, words that point or confirm. No hedge, bound or negation is here ("about",
+#: "over", "max", "not" are not filler).
 FILLER = frozenset("""
-    the a an is it it's its that's here's there's was has have had been be are were am this
-    that here there
-    status state current currently right now at the moment order orders item items package
-    of my your his her their our he she they them him i me we you says say shows show
-    showing listed marked as answer value email e-mail address name named called company
-    employer phone number contact person works work working worked employed by for on in to
-    with just yes ok okay which set reads final result simply exactly found shown displayed
-    see sure so
+    the a an is it it's its that's here's there's was has have had been be are were am will
+    this that these those here there
+    of my your his her their our he she they them him i me we you i'm you're we're they're
+    you've i've
+    in on at to for from with by as
+    answer value result
+    currently current right now today
+    just exactly only total altogether overall
+    yes ok okay so well
+    found shown shows showing displayed listed says say reads see
+    status state order orders item items package
+    email e-mail address name named called company employer phone number contact person
+    works work working worked employed set marked final simply
 """.split())
 
 #: more words a sentence may hold when the candidates are known (so no other value can hide
@@ -214,27 +234,157 @@ CONTEXT = frozenset("""
     last updated via sent addressed recipient gift
 """.split())
 
-_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+#: a number's descriptors: currencies, units, what is counted
+UNITS = frozenset("""
+    usd dollar dollars buck bucks cent cents percent pct km kms kilometer kilometers kilometre
+    kilometres mi mile miles m meter meters metre metres ft feet foot step steps kcal calorie
+    calories cal cals bpm beat beats min mins minute minutes h hr hrs hour hours sec secs second
+    seconds degree degrees deg c f celsius fahrenheit kg kgs kilogram kilograms lb lbs pound
+    pounds g gram grams mb gb kb tb byte bytes star stars rating ratings review reviews time
+    times people person night nights day days week weeks month months year years cost costs
+    price priced spent
+""".split())
+
+#: a time's descriptors
+TIME_WORDS = frozenset("am pm a m p noon midnight o'clock oclock at".split())
+
+#: a date's descriptors
+DATE_WORDS = frozenset("""
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+    saturday sunday mon tue tues wed thu thur thurs fri sat sun st nd rd th of on
+""".split())
+
+PHONE_WORDS = frozenset("call text dial mobile cell home tel".split())
+
+#: irregular forms and their base, so a goal's "spend" allows an answer's "spent"
+IRREGULAR = {
+    "spent": "spend", "sent": "send", "paid": "pay", "bought": "buy", "went": "go",
+    "gone": "go", "got": "get", "gotten": "get", "made": "make", "took": "take",
+    "taken": "take", "ran": "run", "had": "have", "has": "have", "was": "be", "were": "be",
+    "is": "be", "are": "be", "am": "be", "been": "be", "did": "do", "does": "do", "done": "do",
+    "left": "leave", "told": "tell", "said": "say", "saw": "see", "seen": "see",
+    "came": "come", "gave": "give", "given": "give", "wrote": "write", "written": "write",
+    "met": "meet", "flew": "fly", "flown": "fly", "drove": "drive", "driven": "drive",
+    "rode": "ride", "ridden": "ride", "ate": "eat", "eaten": "eat", "held": "hold",
+    "kept": "keep", "won": "win", "lost": "lose", "began": "begin", "begun": "begin",
+    "found": "find", "cost": "cost", "slept": "sleep", "heard": "hear", "built": "build",
+    "bigger": "big", "biggest": "big", "hotter": "hot", "hottest": "hot", "best": "good",
+    "better": "good", "most": "many", "more": "many", "least": "few", "fewer": "few",
+}
+
+#: number words an answer may give its value in ("two unread chats")
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+
+
+def stem(word: str) -> str:
+    """A crude stem, the same for a word's common inflections ("ships", "shipped",
+    "shipping" -> "ship"; "spent" -> "spend")."""
+    w = word.lower().replace("'", "")
+    w = IRREGULAR.get(w, w)
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    else:
+        for suf in ("ing", "est", "ed", "er", "es", "s"):
+            if len(w) > len(suf) + 2 and w.endswith(suf):
+                w = w[:-len(suf)]
+                break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
+        w = w[:-1]
+    return w
+
+
+_EVASIVE_WORDS = NEGATIONS | HEDGES | ALTERNATIVES
+
+
+@dataclass(frozen=True)
+class _Goal:
+    """What a goal lets an answer say: its words' stems, its numbers, and its phrases that
+    hold a negation or hedge ("have not shipped")."""
+
+    stems: frozenset[str]
+    numbers: frozenset[str]
+    phrases: tuple[str, ...]
+
+
+_GOALS: dict[str, _Goal] = {}
+
+
+def _goal(goal: str) -> _Goal:
+    hit = _GOALS.get(goal)
+    if hit is not None:
+        return hit
+    words = _TOKEN.findall(fold(goal))
+    stems = frozenset(stem(w) for w in words if not any(ch.isdigit() for ch in w)
+                      and w not in _EVASIVE_WORDS and not w.endswith("n't"))
+    numbers = frozenset(_num_key(m.group()) for m in _NUMBER.finditer(fold(goal)))
+    phrases = []
+    for i, w in enumerate(words):
+        if w in _EVASIVE_WORDS or w.endswith("n't"):
+            for a, b in ((i - 1, i + 1), (i, i + 2), (i - 1, i + 2), (i - 2, i + 1)):
+                if a >= 0 and b <= len(words) and b - a >= 2:
+                    phrases.append(" ".join(words[a:b]))
+    phrases.sort(key=len, reverse=True)
+    out = _Goal(stems, numbers, tuple(dict.fromkeys(phrases)))
+    if len(_GOALS) > 4096:
+        _GOALS.clear()
+    _GOALS[goal] = out
+    return out
+
+
+def _num_key(text: str) -> str:
+    """A number's text without sign, thousands commas or trailing zeros ("1,250.50" ->
+    "1250.5")."""
+    t = text.lstrip("+-").replace(",", "")
+    if "." in t:
+        t = t.rstrip("0").rstrip(".")
+    return t or "0"
+
+
+def rest_is_fine(text: str, goal: str = "", words: Iterable[str] = (), allowed_chars: str = "",
+                 chars: bool = True, digits_ok: bool = False) -> str | None:
+    """Why the rest of an answer (folded, its value already blanked out) says something the
+    answer may not, else None: evasion first (:func:`is_evasive`'s rules, the goal's own
+    negated phrases aside), then every word must be filler, a descriptor in ``words``, or one
+    of the goal's words; a token with digits must be one of the goal's numbers (or any, with
+    ``digits_ok``)."""
+    g = _goal(goal)
+    for p in g.phrases:
+        text = _blank(text, phrase_spans(p, text))
+    why = _evasion(text, chars=chars, allowed=allowed_chars)
+    if why:
+        return why
+    extra = frozenset(words)
+    for w in _TOKEN.findall(text):
+        if any(ch.isdigit() for ch in w):
+            if digits_ok or _num_key(w) in g.numbers or w in g.numbers:
+                continue
+            return f"another number ({w!r})"
+        if w in FILLER or w in extra or stem(w) in g.stems:
+            continue
+        return f"a word the answer may not hold ({w!r})"
+    return None
+
 
 CandidateSource = Sequence[str] | Callable[[Any], Iterable[str]]
 
 
 class StringMatch:
-    """Equal after :func:`normalize` (never evasive, see :func:`is_evasive`).
-
-    ``contains=True`` also accepts a short sentence that states the value, once, as its only
-    candidate: only filler words (:data:`FILLER`: "The order status is Shipped.", "Her email
-    is ava.chen@mail.com") may stand next to it, so listing several values, or the value and
-    something else entirely, cannot win.
+    """The value (case, accents and punctuation aside), alone or in a sentence that says
+    nothing else (see :func:`rest_is_fine`: "The order status is Shipped.", "Sydney will be
+    the warmest." for a goal that asks which city will be warmest).
 
     ``candidates`` (the values it could have been: all statuses, all companies in the address
     book; a sequence, a callable of the expected value, or carried per episode by
-    :class:`Expected`) make that check exact and a little more lenient: an answer that
-    mentions another candidate fails even when it is made of filler words or contains the
-    expected value ("Acme Corp International" for "Acme Corp"), and the sentence may also
-    hold dates and, when no candidate has a digit, numbers (:data:`CONTEXT`: "Shipped ·
-    Arriving Mar 5 – Mar 7", "Order ORD-10255 has shipped"). Candidates only matter with
-    ``contains=True``; without it the answer must equal the value.
+    :class:`Expected`) make the check exact: an answer that mentions another candidate fails
+    even when it contains the expected value ("Acme Corp International" for "Acme Corp"), and
+    the sentence may also hold dates and, when no candidate has a digit, numbers
+    (:data:`CONTEXT`: "Shipped · Arriving Mar 5 – Mar 7", "Order ORD-10255 has shipped").
+    ``contains`` is kept for older callers; every StringMatch accepts such sentences.
     """
 
     def __init__(self, contains: bool = False, candidates: CandidateSource | None = None):
@@ -249,17 +399,14 @@ class StringMatch:
             found += [str(c) for c in self.candidates]
         return found
 
-    def match(self, answer: str, expected: Any) -> bool:
+    def match(self, answer: str, expected: Any, goal: str = "") -> bool:
         value, carried = unwrap(expected)
         a, e = normalize(answer), normalize(str(value))
         if not e:
             return not a
-        if is_evasive(answer, str(value)):
-            return False
         if a == e:
-            return True
-        if not self.contains:
-            return False
+            return not _evasion(_blank(fold(answer), phrase_spans(str(value), fold(answer))),
+                                allowed=fold(str(value)))
         text = fold(answer)
         spans = phrase_spans(str(value), text)
         if not spans:
@@ -271,50 +418,64 @@ class StringMatch:
             for s in phrase_spans(c, text):
                 if not any(x <= s[0] and s[1] <= y for x, y in spans):
                     return False
-        allowed = FILLER | CONTEXT if universe else FILLER
         numbers = bool(universe) and not any(ch.isdigit() for v in (str(value), *universe)
                                              for ch in v)
-        rest = _TOKEN.findall(_blank(text, spans[:1]))
-        return all(w in allowed or (numbers and any(ch.isdigit() for ch in w)) for w in rest)
+        return rest_is_fine(_blank(text, spans[:1]), goal, CONTEXT if universe else (),
+                            allowed_chars=fold(str(value)), digits_ok=numbers) is None
 
 
 _NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+")
+_NUMBER_WORD = re.compile(r"(?<![\w'])(" + "|".join(NUMBER_WORDS) + r")(?![\w'])")
 
 
 class NumberMatch:
-    """The answer holds exactly one number, within ``tol`` of the expected one, and is not
-    evasive ("about 3", "not 3", "3?" fail)."""
+    """One number within ``tol`` of the expected one (digits or a word up to twenty: "two"),
+    alone or in a sentence that says nothing else (:func:`rest_is_fine`; units are
+    descriptors). Numbers the goal holds are context ("... at Chipotle in February 2026");
+    "about 3", "not 3", "3?", "3 max" and "3, four" fail."""
 
     def __init__(self, tol: float = 1e-6):
         self.tol = tol
 
-    def match(self, answer: str, expected: Any) -> bool:
+    def match(self, answer: str, expected: Any, goal: str = "") -> bool:
         value, _ = unwrap(expected)
         text = fold(answer)
+        g = _goal(goal)
         nums = list(_NUMBER.finditer(text))
-        if len(nums) != 1:
-            return False
-        if is_evasive(answer, spans=[nums[0].span()]):
+        words = [m for m in _NUMBER_WORD.finditer(text)]
+        if nums and words and all(m.group() == "one" for m in words):
+            words = []  # "the one at ..." beside a number is a pronoun
+        found = [(m.span(), m.group()) for m in nums] + [(m.span(), str(NUMBER_WORDS[m.group()]))
+                                                           for m in words]
+        own = [f for f in found if _num_key(f[1]) not in g.numbers]
+        if not own:  # the value is itself one of the goal's numbers
+            own = found[:1]
+        if len(own) != 1:
             return False
         try:
-            v = float(nums[0].group().replace(",", ""))
+            v = float(own[0][1].replace(",", ""))
         except ValueError:
             return False
-        return abs(v - float(value)) <= self.tol
+        if abs(v - float(value)) > self.tol:
+            return False
+        rest = _blank(text, [s for s, _ in found])
+        return rest_is_fine(rest, goal, UNITS, allowed_chars="$%°€£.,:") is None
 
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ("january february march april may june july august september october november "
      "december").split())}
-_MONTH_RE = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
-_DAY_RE = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?\s+"
+_MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+             r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])")
+_DAY_RE = (r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+           r"|sat(?:urday)?|sun(?:day)?)(?![a-z])\.?,?\s+")
 _DATE = re.compile(
     r"(?<![\w/-])(?:"
     r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
     r"|(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4})"
-    rf"|(?:{_DAY_RE})?(?P<wm>{_MONTH_RE})\.?\s+(?P<wd>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<wy>\d{{4}})"
-    rf"|(?:{_DAY_RE})?(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})\.?,?\s+"
-    r"(?P<dy>\d{4})"
+    rf"|(?:{_DAY_RE})?(?P<wm>{_MONTH_RE})\.?\s+(?P<wd>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<wy>\d{{4}}))?"
+    rf"|(?:{_DAY_RE})?(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})\.?(?:,?\s+"
+    r"(?P<dy>\d{4}))?"
     r")(?![\w/-])")
 
 
@@ -324,27 +485,34 @@ def _month(word: str) -> int:
     return next((n for name, n in _MONTHS.items() if len(w) >= 3 and name.startswith(w)), 0)
 
 
-def _date_of(m: re.Match[str]) -> dt.date | None:
-    """The date a :data:`_DATE` match names, or None when it is no real date."""
+def _date_of(m: re.Match[str], year: int = 0) -> dt.date | None:
+    """The date a :data:`_DATE` match names (``year`` where it names none), or None when it
+    is no real date."""
     g = m.groupdict()
     try:
         if g["iy"]:
             return dt.date(int(g["iy"]), int(g["im"]), int(g["id"]))
         if g["uy"]:
             return dt.date(int(g["uy"]), int(g["um"]), int(g["ud"]))
-        if g["wy"]:
-            return dt.date(int(g["wy"]), _month(g["wm"]), int(g["wd"]))
-        return dt.date(int(g["dy"]), _month(g["dm"]), int(g["dd"]))
+        if g["wm"]:
+            return dt.date(int(g["wy"] or year), _month(g["wm"]), int(g["wd"]))
+        return dt.date(int(g["dy"] or year), _month(g["dm"]), int(g["dd"]))
     except ValueError:
         return None
 
 
-class DateMatch:
-    """One date, in ISO (2026-03-14), US (3/14/2026) or words (March 14, 2026 / Sat, Mar. 14,
-    2026 / 14 March 2026), alone or in a sentence ("It was delivered on March 3, 2026"); two
-    different dates or an evasive answer fail."""
+def find_dates(text: str, year: int) -> list[tuple[Span, dt.date | None]]:
+    """Every date folded ``text`` names (``year`` for those that name none)."""
+    return [(m.span(), _date_of(m, year)) for m in _DATE.finditer(text)]
 
-    def match(self, answer: str, expected: Any) -> bool:
+
+class DateMatch:
+    """One date, in ISO (2026-03-14), US (3/14/2026) or words (March 14, 2026 / Sat, Mar. 14 /
+    14 March 2026; a missing year is the expected one's), alone or in a sentence that says
+    nothing else ("It was delivered on March 3, 2026"); dates the goal names are context; a
+    second date, another number or an evasive answer fails."""
+
+    def match(self, answer: str, expected: Any, goal: str = "") -> bool:
         value, _ = unwrap(expected)
         if isinstance(value, dt.datetime):
             want = value.date()
@@ -353,22 +521,27 @@ class DateMatch:
         else:
             want = dt.date.fromisoformat(str(value)[:10])
         text = fold(answer)
-        found = list(_DATE.finditer(text))
-        if not found:
+        found = find_dates(text, want.year)
+        in_goal = {d for _, d in find_dates(fold(goal), want.year)} if goal else set()
+        own = [d for _, d in found if d not in in_goal] or [d for _, d in found][:1]
+        if not own or any(d != want for d in own):
             return False
-        if any(_date_of(m) != want for m in found):
-            return False
-        return is_evasive(answer, spans=[m.span() for m in found]) is None
+        # a time of day on that date ("Mar 6, 2026, 6:09 AM") describes it
+        rest = _blank(text, [s for s, _ in found] + [s for s, _ in find_times(text)])
+        return rest_is_fine(rest, goal, DATE_WORDS | TIME_WORDS) is None
 
 
 _TIME = re.compile(
     r"(?<![\w:.])(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\.?(?![a-z])"
-    r"|(?<![\w:.])(?P<h24>\d{1,2}):(?P<m24>\d{2})(?![\w:])")
+    r"|(?<![\w:.])(?P<h24>\d{1,2}):(?P<m24>\d{2})(?::\d{2})?(?![\w:])"
+    r"|(?<![\w])(?P<word>noon|midnight)(?![\w])")
 
 
 def _time_of(m: re.Match[str]) -> tuple[int, int] | None:
     """``(hour, minute)`` a :data:`_TIME` match names, or None when it is no real time."""
     g = m.groupdict()
+    if g["word"]:
+        return (12, 0) if g["word"] == "noon" else (0, 0)
     if g["ap"]:
         h, mi = int(g["h"]), int(g["m"] or 0)
         if not 1 <= h <= 12:
@@ -379,20 +552,28 @@ def _time_of(m: re.Match[str]) -> tuple[int, int] | None:
     return (h, mi) if h < 24 and mi < 60 else None
 
 
-class TimeMatch:
-    """One time, like 14:05, 2:05 PM, 2:05pm, 2 p.m., alone or in a sentence; two different
-    times or an evasive answer fail."""
+def find_times(text: str) -> list[tuple[Span, tuple[int, int] | None]]:
+    """Every time of day folded ``text`` names, as ``(span, (hour, minute))``."""
+    return [(m.span(), _time_of(m)) for m in _TIME.finditer(text)]
 
-    def match(self, answer: str, expected: Any) -> bool:
+
+class TimeMatch:
+    """One time, like 14:05, 14:05:00, 2:05 PM, 2:05pm, 2 p.m., noon, alone or in a sentence
+    that says nothing else; times the goal names are context; a second time, another number
+    or an evasive answer fails."""
+
+    def match(self, answer: str, expected: Any, goal: str = "") -> bool:
         value, _ = unwrap(expected)
         want = value if isinstance(value, dt.time) else dt.time.fromisoformat(str(value))
         text = fold(answer)
-        found = list(_TIME.finditer(text))
-        if not found:
+        found = find_times(text)
+        in_goal = {t for _, t in find_times(fold(goal))} if goal else set()
+        own = [t for _, t in found if t not in in_goal] or [t for _, t in found][:1]
+        if not own or any(t != (want.hour, want.minute) for t in own):
             return False
-        if any(_time_of(m) != (want.hour, want.minute) for m in found):
-            return False
-        return is_evasive(answer, spans=[m.span() for m in found]) is None
+        # the day it falls on ("Mar 6, 2026, 6:09 AM") describes it
+        rest = _blank(text, [s for s, _ in found] + [s for s, _ in find_dates(text, 2000)])
+        return rest_is_fine(rest, goal, TIME_WORDS | DATE_WORDS) is None
 
 
 #: what an answer for an empty list may say
@@ -402,9 +583,11 @@ _EMPTY = frozenset("none no nothing zero 0 there are is aren isn t it s empty an
 
 class ListMatch:
     """Comma/semicolon/newline/'&'/'and'-separated items, compared as sets (or in order), each
-    with ``item`` (default :class:`StringMatch`). Extra or missing items fail, and so do
-    negations, hedges and alternatives ("A or B") anywhere in the answer. An expected item
-    that itself holds a comma or "and" ("Salt and Pepper Mill") is kept in one piece."""
+    with ``item`` (default :class:`StringMatch`, which lets an item stand in a sentence made
+    of the goal's words: "Orders ORD-1, ORD-2 are still on their way."). Extra or missing
+    items fail, and so do negations, hedges and alternatives ("A or B") anywhere in the
+    answer. An expected item that itself holds a comma or "and" ("Salt and Pepper Mill") is
+    kept in one piece."""
 
     def __init__(self, ordered: bool = False, item: Matcher | None = None):
         self.ordered = ordered
@@ -422,21 +605,26 @@ class ListMatch:
         return [re.sub("\x00(.)\x00", lambda m: keep[ord(m.group(1)) - 0xE000], p)
                 for p in parts if p]
 
-    def match(self, answer: str, expected: Any) -> bool:
+    def match(self, answer: str, expected: Any, goal: str = "") -> bool:
         value, _ = unwrap(expected)
         want = [answer_text(e) for e in value]
         if not want:
             return set(normalize(answer).split()) <= _EMPTY
-        if is_evasive(answer, *want, chars=False):
+        text = fold(answer)
+        for w in want:
+            text = _blank(text, phrase_spans(w, text)[:1])
+        for p in _goal(goal).phrases:
+            text = _blank(text, phrase_spans(p, text))
+        if _evasion(text, chars=False):
             return False
         parts = self._parts(fold(answer), want)
         if len(parts) != len(want):
             return False
         if self.ordered:
-            return all(self.item.match(p, e) for p, e in zip(parts, value))
+            return all(self.item.match(p, e, goal) for p, e in zip(parts, value))
         left = list(value)
         for p in parts:
-            hit = next((i for i, e in enumerate(left) if self.item.match(p, e)), None)
+            hit = next((i for i, e in enumerate(left) if self.item.match(p, e, goal)), None)
             if hit is None:
                 return False
             left.pop(hit)
@@ -448,9 +636,10 @@ _PHONE = re.compile(r"\+?\(?\d(?:[\d\s().\-]*\d)?\)?")
 
 class PhoneMatch:
     """One phone number with the same digits, allowing a missing or extra leading country
-    code 1; a second number or an evasive answer fails."""
+    code 1, alone or in a sentence that says nothing else; a second number or an evasive
+    answer fails."""
 
-    def match(self, answer: str, expected: Any) -> bool:
+    def match(self, answer: str, expected: Any, goal: str = "") -> bool:
         value, _ = unwrap(expected)
         text = fold(answer)
         found = list(_PHONE.finditer(text))
@@ -459,7 +648,7 @@ class PhoneMatch:
         a, e = digits(found[0].group()), digits(str(value))
         if not a or not e:
             return False
-        if is_evasive(answer, spans=[found[0].span()]):
+        if rest_is_fine(_blank(text, [found[0].span()]), goal, PHONE_WORDS) is not None:
             return False
         if len(a) >= 10 and len(e) >= 10:
             return a[-10:] == e[-10:] and abs(len(a) - len(e)) <= 1

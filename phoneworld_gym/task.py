@@ -203,7 +203,7 @@ class Task:
             if report.answer is None:
                 return self._fail("no answer")
             want = self.expected_answer(device)
-            if not self.answer_matcher.match(report.answer, want):
+            if not self.answer_matcher.match(report.answer, want, self.goal):
                 return self._fail(f"answer {report.answer!r:.80} does not match {want!r}")
             return 1.0
         return float(max(0.0, min(1.0, self.evaluate(device, report))))

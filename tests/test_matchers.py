@@ -36,8 +36,8 @@ OTHER_NAMES = [n for n in NAMES if n != "Ava Chen"]
 
 # -- right answers ---------------------------------------------------------------------------
 
-#: (id, matcher, expected, right answers that must pass)
-RIGHT: list[tuple[str, Matcher, Any, list[str]]] = [
+#: (id, matcher, expected, right answers that must pass[, the goal they answer])
+RIGHT: list[tuple[Any, ...]] = [
     ("status-contains", StringMatch(contains=True), "Shipped", [
         "Shipped", "shipped", "SHIPPED.", "The order status is Shipped.", "It's shipped",
         "It’s shipped!", "Status: Shipped", "Your order has been shipped.",
@@ -74,20 +74,41 @@ RIGHT: list[tuple[str, Matcher, Any, list[str]]] = [
         "It costs $23.99 right now.", "$23.990",
     ]),
     ("count", NumberMatch(), 3, [
-        "3", "There are 3 items in your cart.", "You have 3 favorite contacts", "3.",
-    ]),
-    ("big-count", NumberMatch(), 1250, ["1,250", "1250 ratings", "It has 1,250 customer ratings."]),
+        "3", "There are 3 items in your cart.", "3.", "three", "You have three items.",
+    ], "How many items are in my cart?"),
+    ("count-favorites", NumberMatch(), 3, [
+        "3", "You have 3 favorite contacts", "3 favorites",
+    ], "How many favorite contacts do I have?"),
+    # the review's natural sentences: the goal's own words (inflected) and its numbers
+    ("spent-sentence", NumberMatch(tol=0.005), 62.64, [
+        "You spent $62.64 at Chipotle in February 2026.", "$62.64", "62.64 dollars",
+    ], "How much did I spend at Chipotle in February 2026?"),
+    ("warmest-sentence", StringMatch(contains=True), "Sydney", [
+        "Sydney will be the warmest.", "Sydney", "It will be warmest in Sydney tomorrow.",
+    ], "Which of my saved cities will be warmest tomorrow?"),
+    ("orders-sentence", ListMatch(), ["ORD-10267", "ORD-10268"], [
+        "Orders ORD-10267, ORD-10268 are still on their way.", "ORD-10267 and ORD-10268",
+    ], "Which of my orders are still on their way?"),
+    ("eta-sentence", TimeMatch(), "10:55", [
+        "Food comes at 10:55am", "10:55 AM", "It comes at 10:55.", "10:55:00",
+    ], "When does my food come?"),
+    ("negated-goal", StringMatch(contains=True), "ORD-10255", [
+        "ORD-10255 has not shipped yet", "ORD-10255",
+    ], "Which order has not shipped yet?"),
+    ("big-count", NumberMatch(), 1250, ["1,250", "1250 ratings", "It has 1,250 customer ratings."],
+     "How many customer ratings does it have?"),
     ("date", DateMatch(), dt.date(2026, 3, 3), [
         "2026-03-03", "3/3/2026", "03/03/2026", "March 3, 2026", "Mar 3, 2026", "Mar. 3, 2026",
         "Tue, Mar 3, 2026", "Tuesday, March 3, 2026", "3 March 2026", "March 3rd, 2026",
         "It was delivered on March 3, 2026", "You ordered it on Mar. 3, 2026.",
-        "march 3 2026", "It was ordered on March 3, 2026 (3/3/2026).",
-    ]),
+        "march 3 2026", "It was ordered on March 3, 2026 (3/3/2026).", "Mar 3, 2026, 6:09 AM",
+        "March 3",
+    ], "When did I order it, and when was it delivered?"),
     ("date-iso-expected", DateMatch(), "2026-03-03", ["March 3, 2026", "2026-03-03"]),
     ("time", TimeMatch(), "14:05", [
         "14:05", "2:05 PM", "2:05pm", "2:05 p.m.", "02:05 PM", "It's at 2:05 PM",
         "The alarm is set for 14:05.",
-    ]),
+    ], "What time is my alarm set for?"),
     ("time-hour", TimeMatch(), dt.time(14, 0), ["2 PM", "2pm", "14:00", "at 2 p.m."]),
     ("list", ListMatch(), ["Voltra Pro Earbuds", "Lumen Desk Lamp"], [
         "Voltra Pro Earbuds, Lumen Desk Lamp", "Lumen Desk Lamp and Voltra Pro Earbuds",
@@ -105,10 +126,11 @@ RIGHT: list[tuple[str, Matcher, Any, list[str]]] = [
 ]
 
 
-@pytest.mark.parametrize("name, matcher, expected, answers", RIGHT, ids=[r[0] for r in RIGHT])
-def test_right_answers_pass(name: str, matcher: Matcher, expected: Any,
-                            answers: list[str]) -> None:
-    failed = [a for a in answers if not matcher.match(a, expected)]
+@pytest.mark.parametrize("right", RIGHT, ids=[r[0] for r in RIGHT])
+def test_right_answers_pass(right: tuple[Any, ...]) -> None:
+    name, matcher, expected, answers = right[:4]
+    goal = right[4] if len(right) > 4 else ""
+    failed = [a for a in answers if not matcher.match(a, expected, goal)]
     assert not failed, f"{name}: right answers rejected: {failed}"
 
 
