@@ -14,7 +14,9 @@ unchanged, over the whole phone (:meth:`Diff.unchanged_except`). Checks never ca
 code: they read rows, as android_world's validators read a phone's content providers.
 
 Expected values may be plain values (compared with ``==``) or predicates: :func:`same_text`,
-:func:`same_phone`, :func:`one_of`, or any ``callable(value) -> bool``.
+:func:`same_phone`, :func:`one_of`, :func:`states` (a text a person wrote states a fact: see
+:mod:`phoneworld_gym.statements`), or any ``callable(value) -> bool``. Free text is never
+checked with a substring test.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from phoneworld_gym.matchers import digits, normalize
+from phoneworld_gym.statements import states  # noqa: F401  (re-exported: what a person wrote)
 
 Row = dict[str, Any]
 Tables = Mapping[str, list[Row]]

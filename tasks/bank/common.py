@@ -11,7 +11,7 @@ A real phone's banking app keeps its data private, so these tasks run on PhoneWo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -48,16 +48,6 @@ def dollars(v: float) -> str:
 
 def cents(v: float) -> int:
     return int(round(float(v) * 100))
-
-
-def says_amount(v: float) -> Callable[[Any], bool]:
-    """True for a text that states the dollar amount ``v`` ("$42.50", "42.50", and "$42"
-    for a whole amount), not as part of another number."""
-    forms = {f"{v:.2f}", f"{v:,.2f}"}
-    if cents(v) % 100 == 0:
-        forms |= {f"{int(v)}", f"{int(v):,}"}
-    pats = [re.compile(rf"(?<![\d.,]){re.escape(f)}(?![\d]|[.,]\d)") for f in forms]
-    return lambda body: any(p.search(str(body)) for p in pats)
 
 
 def contacts_to_pay(probe: Probe) -> list[Row]:

@@ -28,7 +28,6 @@ from phoneworld_gym.tasks.bank.common import (
     contacts_to_pay,
     dollars,
     money_on_screen,
-    says_amount,
     search_activity,
     send_money,
 )
@@ -36,7 +35,7 @@ from phoneworld_gym.tasks.bank.edit import sent_checks
 from phoneworld_gym.tasks.calendar.common import epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.messages.common import SENT, last_received, open_thread, send_to
-from phoneworld_gym.validators import added, same_phone
+from phoneworld_gym.validators import added, same_phone, states
 
 _AMOUNT = re.compile(r"\$([\d,]+(?:\.\d{2})?)")
 
@@ -69,9 +68,12 @@ class CrossAppBankPayBackText(Task):
     may_change = ("bank/transactions", "bank/accounts", "bank/payees")
     params_schema = {"name": str, "number": str, "amount": str, "memo": str}
     template = "{name} texted me how much I owe them. Pay them back from checking in my bank app."
+    constraints = ("checking",)
     paraphrases = {
-        "train": ("Read {name}'s latest text and send them the money they asked for.",
-                  "Settle my debt with {name}: the amount is in their message."),
+        "train": ("Read {name}'s latest text and send them the money they asked for from "
+                  "checking.",
+                  "Settle my debt with {name} out of my checking account: the amount is in their "
+                  "message."),
         "test": ("Check what {name} asked for in Messages, then use the bank to pay that "
                  "exact amount out of checking.",),
     }
@@ -127,11 +129,13 @@ class CrossAppBankChatShare(Task):
     optimal_steps = 12
     may_change = ("bank/transactions", "bank/accounts", "bank/payees")
     params_schema = {"name": str, "number": str, "total": str, "people": int, "what": str}
-    template = "{name} asked me in Chat for my share of a bill. Send it to them with my bank app."
+    template = ("{name} asked me in Chat for my share of a bill. Send it to them from checking "
+                "with my bank app.")
+    constraints = ("checking",)
     paraphrases = {
-        "train": ("Pay {name} my part of the bill they posted in our chat.",
+        "train": ("Pay {name} my part of the bill they posted in our chat, from checking.",
                   "Look at {name}'s message in Chat, work out my even share and send it via "
-                  "the bank."),
+                  "the bank from checking."),
         "test": ("{name} split a bill and wants my part. The numbers are in our Chat "
                  "conversation; pay them from checking.",),
     }
@@ -219,9 +223,11 @@ class CrossAppBankTextLastPayment(Task):
         return sorted(rows, key=lambda t: (t["date"], t["_id"]), reverse=True)
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        v = -float(self._payments()[0]["amount"])
+        paid = [-float(t["amount"]) for t in self._payments()]
         return self.expect(added("sms", {"address": same_phone(self.params["number"]),
-                                         "body": says_amount(v), "type": SENT}))
+                                         "body": states(paid[0], kind="money",
+                                                        others=paid[1:]),
+                                         "type": SENT}))
 
     def _text(self, device: Device, plus: float) -> Iterator[Action]:
         p = self.params

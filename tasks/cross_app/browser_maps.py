@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -42,18 +42,7 @@ from phoneworld_gym.tasks.messages.common import (
     send_to,
     texters,
 )
-from phoneworld_gym.validators import added, same_phone, same_text
-
-
-def _contains(text: str) -> Callable[[Any], bool]:
-    """A predicate: the value holds ``text`` (case, accents and punctuation aside)."""
-    want = normalize(text)
-    return lambda v: isinstance(v, str) and want in normalize(v)
-
-
-def _only_number(n: int) -> Callable[[Any], bool]:
-    """A predicate: the value's only number is ``n``."""
-    return lambda v: isinstance(v, str) and re.findall(r"\d+", v) == [str(n)]
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 
 def _pick(rng: np.random.Generator, rows: list[Row]) -> Row:
@@ -103,7 +92,7 @@ class CrossAppShareHomeAddress(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("sms", {"address": same_phone(self.params["to_number"]),
-                                         "body": _contains(self._address()), "type": SENT}))
+                                         "body": states(self._address()), "type": SENT}))
 
     def _share(self, device: Device, to: str) -> Iterator[Action]:
         yield from open_contact(device, self.params["whose"])
@@ -228,7 +217,7 @@ class CrossAppTextWalkTime(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("sms", {"address": same_phone(self.params["number"]),
-                                         "body": _only_number(self._minutes(device)),
+                                         "body": states(self._minutes(device), kind="number"),
                                          "type": SENT}))
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -360,7 +349,7 @@ class CrossAppEventAtPlace(Task):
             "title": same_text(self.params["title"]),
             "dtstart": epoch_ms(dt.datetime.combine(day, start)),
             "dtend": epoch_ms(dt.datetime.combine(day, end)),
-            "eventLocation": _contains(address)}))
+            "eventLocation": states((address, address.split(",")[0]))}))
 
     def _add(self, device: Device, address: str) -> Iterator[Action]:
         day, start, end = self._times()

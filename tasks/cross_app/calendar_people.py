@@ -7,26 +7,19 @@ are the common ``sms`` table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import elements, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import by_id, choice, open_event, upcoming
 from phoneworld_gym.tasks.calendar.people import ATTENDEES, emailed_contacts, guests_by_event
 from phoneworld_gym.tasks.messages.common import SENT, send_to
-from phoneworld_gym.validators import added, same_phone
-
-
-def mentions(text: str) -> Callable[[Any], bool]:
-    """True for a message body that contains ``text`` (case, accents, spacing ignored)."""
-    want = normalize(text)
-    return lambda v: want in normalize(str(v))
+from phoneworld_gym.validators import added, same_phone, states
 
 
 @register_task
@@ -92,7 +85,10 @@ class CrossAppTextGuestsLocation(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        where = mentions(by_id(self.before("calendar"))[p["id"]]["eventLocation"])
+        events = self.before("calendar")
+        here = by_id(events)[p["id"]]["eventLocation"]
+        where = states(here, others=[e["eventLocation"] for e in events
+                                     if e["eventLocation"] and e["_id"] != p["id"]])
         return self.expect(added("sms",
                                  {"address": same_phone(p["number1"]), "body": where,
                                   "type": SENT},

@@ -32,7 +32,7 @@ from phoneworld_gym.tasks.chat.common import (
 from phoneworld_gym.tasks.clock.common import add_alarm, time_text
 from phoneworld_gym.tasks.miniapps.coffee import MILKS, SIZES, new_rows, order_drink
 from phoneworld_gym.tasks.miniapps.splitbill import split
-from phoneworld_gym.validators import added, same_text
+from phoneworld_gym.validators import added, same_text, states
 
 RESTAURANTS: tuple[str, ...] = (
     "Blue Door Bistro", "Harbor Grill", "Sakura Sushi Bar", "Golden Dragon", "Casa Mariposa",
@@ -84,11 +84,11 @@ class CrossAppCoffeeAsked(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
         new = new_rows(self.before("coffee/orders"), device.probe.query("coffee/orders"))
-        number = new[0]["number"] if len(new) == 1 else "\x00"
+        number = str(new[0]["number"]) if len(new) == 1 else "-"
         return self.expect(
             added("coffee/orders", {"drink": p["drink"], "size": p["size"], "milk": p["milk"]}),
             added("chat/messages", {"chat_id": p["chat_id"], "sender": "me",
-                                    "body": lambda v: number in str(v)}))
+                                    "body": states(number)}))
 
     def _run(self, device: Device, milk: str) -> Iterator[Action]:
         p = self.params
@@ -241,7 +241,7 @@ class LongHorizonDinnerPlan(Task):
             *opened(self.before("chat/messages"), self.before("chat/chats"),  # type: ignore[arg-type]
                     p["chat_id"], [
                         {"chat_id": p["chat_id"], "sender": "me", "type": "card",
-                         "body": lambda v: f"${float(p['deposit']):.2f} split" in str(v)},
+                         "body": states(float(p["deposit"]), kind="money")},
                         {"chat_id": p["chat_id"], "sender": "me", "type": "text",
                          "body": same_text("Added to my calendar")}]))
 
@@ -322,7 +322,7 @@ class LongHorizonCoffeeRun(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
         new = new_rows(self.before("coffee/orders"), device.probe.query("coffee/orders"))
-        number = new[0]["number"] if len(new) == 1 else "\x00"
+        number = str(new[0]["number"]) if len(new) == 1 else "-"
         hour, minute = self._when()
         return self.expect(
             added("coffee/orders", {"drink": p["drink"], "size": p["size"], "milk": p["milk"]}),
@@ -330,7 +330,7 @@ class LongHorizonCoffeeRun(Task):
                              "label": same_text("Coffee pickup")}),
             added("chat/messages",
                   {"chat_id": p["chat_id"], "sender": "me", "type": "card",
-                   "body": lambda v: number in str(v)},
+                   "body": states(number)},
                   {"chat_id": p["chat_id"], "sender": "me", "type": "text",
                    "body": same_text("On my way")}))
 
@@ -396,10 +396,9 @@ class CrossAppNumberToChat(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        want = _digits(p["number"])[-10:]
         return self.expect(added("chat/messages", {
             "chat_id": p["chat_id"], "sender": "me", "type": "text",
-            "body": lambda v: want in _digits(str(v))}))
+            "body": states(p["number"], kind="phone")}))
 
     def _run(self, device: Device, name: str) -> Iterator[Action]:
         from phoneworld_gym.oracle import text_of

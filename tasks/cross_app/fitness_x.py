@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -33,19 +33,11 @@ from phoneworld_gym.tasks.fitness.common import (
     week_start,
 )
 from phoneworld_gym.tasks.messages.common import SENT, choice, texters
-from phoneworld_gym.validators import added, same_phone
+from phoneworld_gym.validators import added, same_phone, states
 
 #: planned runs setup puts in Calendar (none is seeded)
 PLANNED_RUNS: tuple[str, ...] = ("Tempo run", "Easy run", "Interval session", "Long run",
                                  "Recovery run", "Hill repeats run")
-
-
-def mentions_number(value: float, tol: float = 0.006) -> Callable[[Any], bool]:
-    """True for a text that states a number within ``tol`` of ``value``."""
-    def check(v: Any) -> bool:
-        nums = re.findall(r"\d+(?:\.\d+)?", str(v).replace(",", ""))
-        return any(abs(float(n) - value) <= tol for n in nums)
-    return check
 
 
 def read_event(device: Device, title: str) -> Iterator[Action]:
@@ -193,7 +185,7 @@ class CrossAppFitnessWeekToMessages(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("sms", {"address": same_phone(self.params["number"]),
-                                         "body": mentions_number(self._total()),
+                                         "body": states(self._total(), kind="number", tol=0.006),
                                          "type": SENT}))
 
     def _share(self, device: Device, back: int, name: str) -> Iterator[Action]:

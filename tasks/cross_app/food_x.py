@@ -29,7 +29,7 @@ from phoneworld_gym.tasks.food.common import (
     to_home,
 )
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 
 def street_of(address: str) -> str:
@@ -67,9 +67,11 @@ class CrossAppFoodAddressToSms(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        street = street_of(p["address"]).lower()
-        return self.expect(added("sms", {"address": same_phone(p["number"]), "type": SENT,
-                                         "body": lambda v: street in str(v).lower()}))
+        others = [r["address"] for r in self.before("food/restaurants")
+                  if r["name"] != p["restaurant"]]
+        return self.expect(added("sms", {
+            "address": same_phone(p["number"]), "type": SENT,
+            "body": states((p["address"], street_of(p["address"])), others=others)}))
 
     def _run(self, device: Device, restaurant: str) -> Iterator[Action]:
         yield from open_restaurant(device, restaurant)
@@ -236,7 +238,7 @@ class CrossAppFoodShareEta(Task):
         eta = str(live_order(self.before("food/orders"))["eta_text"])
         return self.expect(added("chat/messages", {
             "chat_id": self.params["chat_id"], "sender": "me",
-            "body": lambda v: eta in str(v)}))
+            "body": states(eta, kind="time")}))
 
     def _run(self, device: Device, name: str) -> Iterator[Action]:
         from phoneworld_gym.oracle import scroll_to

@@ -8,14 +8,13 @@ a text, a dinner someone texted about becomes an event. Both use only the common
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import (
@@ -37,23 +36,13 @@ from phoneworld_gym.tasks.messages.common import (
     send_to,
     texters,
 )
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 RESTAURANTS: tuple[str, ...] = (
     "Blue Door Bistro", "Luigi's Trattoria", "Harbor Grill", "Sakura Sushi Bar",
     "Golden Dragon", "Casa Mariposa", "Olive & Thyme", "The Copper Pot", "Saffron House",
     "Little Lisbon",
 )
-
-
-def mentions(text: str) -> Callable[[Any], bool]:
-    """True for a message body that contains ``text`` (case, accents, spacing ignored)."""
-    want = normalize(text)
-
-    def ok(v: Any) -> bool:
-        return want in normalize(str(v))
-
-    return ok
 
 
 @register_task
@@ -90,9 +79,12 @@ class CrossAppTextEventLocation(Task):
                 "id": int(e["_id"])}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        where = by_id(self.before("calendar"))[self.params["id"]]["eventLocation"]
+        events = self.before("calendar")
+        where = by_id(events)[self.params["id"]]["eventLocation"]
+        others = [e["eventLocation"] for e in events
+                  if e["eventLocation"] and e["_id"] != self.params["id"]]
         return self.expect(added("sms", {"address": same_phone(self.params["number"]),
-                                         "body": mentions(where), "type": SENT}))
+                                         "body": states(where, others=others), "type": SENT}))
 
     def _send(self, device: Device, title: str) -> Iterator[Action]:
         yield from open_event(device, title)

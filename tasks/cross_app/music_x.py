@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import OracleError, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
@@ -37,7 +36,7 @@ from phoneworld_gym.tasks.music.common import (
     songs,
     tracks_of,
 )
-from phoneworld_gym.validators import added, same_phone
+from phoneworld_gym.validators import added, same_phone, states
 
 #: when a recommendation arrives (a few minutes before the phone's 10:30)
 ARRIVED = dt.datetime(2026, 3, 14, 10, 12, tzinfo=dt.timezone.utc)
@@ -47,12 +46,6 @@ def quoted(text: str) -> str:
     """The first title in double quotes in a message ("" when there is none)."""
     m = re.search(r'"([^"]+)"', text)
     return m.group(1) if m else ""
-
-
-def mentions(title: str) -> Callable[[Any], bool]:
-    """A predicate: the value holds ``title`` (case and punctuation aside)."""
-    want = normalize(title)
-    return lambda v: isinstance(v, str) and want in normalize(v)
 
 
 @register_task
@@ -213,7 +206,7 @@ class CrossAppShareSongByText(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("sms", {"address": same_phone(self.params["number"]),
-                                         "body": mentions(self.params["title"]),
+                                         "body": states(self.params["title"]),
                                          "type": SENT}))
 
     def _share(self, device: Device, to: str) -> Iterator[Action]:

@@ -16,7 +16,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.life import random_phone
-from phoneworld_gym.matchers import digits, normalize
+from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.messages.common import SENT, texters
@@ -24,7 +24,7 @@ from phoneworld_gym.tasks.notes.common import open_note, titled
 from phoneworld_gym.tasks.notes.common import to_main as notes_main
 from phoneworld_gym.tasks.phone.common import MISSED, choice, key, other
 from phoneworld_gym.tasks.phone.common import to_main as phone_main
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 #: the phone's frozen clock, as Android's providers date rows (ms since the epoch, UTC)
 NOW_MS = int(dt.datetime(2026, 3, 14, 10, 30, tzinfo=dt.timezone.utc).timestamp() * 1000)
@@ -176,10 +176,9 @@ class CrossAppNoteMissedNumber(Task):
         missed_call(device, self.params["number"], "", 3)
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        want = key(self.params["number"])
         return self.expect(added("notes/notes", {
             "title": same_text(self.params["title"]),
-            "body": lambda v: want in digits(str(v)), "checklist": 0, "pinned": 0}))
+            "body": states(self.params["number"], kind="phone"), "checklist": 0, "pinned": 0}))
 
     def _save(self, device: Device, number: str) -> Iterator[Action]:
         yield from notes_main(device)

@@ -38,7 +38,7 @@ from phoneworld_gym.tasks.rides.common import (
     open_scheduled,
     places,
 )
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 #: events setup puts in the calendar (none is seeded), each at a landmark Rides knows
 EVENTS: tuple[str, ...] = (
@@ -159,12 +159,12 @@ class CrossAppShareRideEta(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
         new = new_rows(self.before("rides/trips"), device.probe.query("rides/trips"))
-        eta = str(new[0]["eta"]) if len(new) == 1 else "\x00"
+        eta = str(new[0]["eta"]) if len(new) == 1 else "00:00"
         return self.expect(
             added("rides/trips", {"pickup_key": "home", "dropoff_key": p["dropoff_key"],
                                   "type": "Economy", "status": "active"}),
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
-                          "body": lambda v: eta in str(v)}))
+                          "body": states(eta, kind="time")}))
 
     def _run(self, device: Device, name: str) -> Iterator[Action]:
         yield from book(device, by_key(device.probe, "home"),

@@ -11,8 +11,7 @@ Both read PhoneWorld-only tables (the forecast, the to-do lists), so they run on
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -26,14 +25,7 @@ from phoneworld_gym.tasks.contacts.common import open_contact
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.tasks.todo.common import my_tasks, open_list, pick_due
 from phoneworld_gym.tasks.weather.common import TODAY, day_of, open_day, unit
-from phoneworld_gym.validators import added, same_phone, same_text
-
-
-def says_number(n: int) -> Callable[[Any], bool]:
-    """True for a message body that states the number ``n`` (not as part of another
-    number)."""
-    pat = re.compile(rf"(?<![\d.]){re.escape(str(n))}(?![\d.])")
-    return lambda v: bool(pat.search(str(v)))
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 
 def _city_of(address: str) -> str:
@@ -85,7 +77,8 @@ class CrossAppTextHomeForecast(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("sms", {"address": same_phone(self.params["number"]),
-                                         "body": says_number(self._value(device, "high")),
+                                         "body": states(self._value(device, "high"), kind="number",
+                                                        others=[self._value(device, "low")]),
                                          "type": SENT}))
 
     def _text(self, device: Device, rid: str) -> Iterator[Action]:

@@ -11,7 +11,7 @@ Each reads the Travel app's tables, which only PhoneWorld serves, so they run on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -34,15 +34,9 @@ from phoneworld_gym.tasks.travel.common import (
     search,
     upcoming,
 )
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 CHECK_IN = dt.time(15, 0)
-
-
-def says(text: str) -> Callable[[Any], bool]:
-    """True for a message body that contains ``text`` (case and spacing aside)."""
-    want = " ".join(text.lower().split())
-    return lambda v: want in " ".join(str(v).lower().split())
 
 
 def shown_day(device: Device, rid: str) -> dt.date:
@@ -152,9 +146,12 @@ class CrossAppTextHotelAddress(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         b = by_id(self.before("travel/bookings"))[self.params["id"]]
-        address = by_id(device.probe.query("travel/hotels"))[int(b["hotel_id"])]["address"]
-        return self.expect(added("sms", {"address": same_phone(self.params["number"]),
-                                         "body": says(address), "type": SENT}))
+        hotels = device.probe.query("travel/hotels")
+        address = by_id(hotels)[int(b["hotel_id"])]["address"]
+        others = [h["address"] for h in hotels if int(h["_id"]) != int(b["hotel_id"])]
+        return self.expect(added("sms", {
+            "address": same_phone(self.params["number"]), "type": SENT,
+            "body": states((address, address.split(",")[0]), others=others)}))
 
     def _text(self, device: Device, with_address: bool) -> Iterator[Action]:
         yield from open_booking(device, self.params["hotel"])

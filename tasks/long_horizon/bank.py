@@ -41,7 +41,7 @@ from phoneworld_gym.tasks.messages.common import (
     type_and_send,
 )
 from phoneworld_gym.tasks.todo.common import open_list
-from phoneworld_gym.validators import added, expect, same_phone, same_text
+from phoneworld_gym.validators import added, expect, same_phone, same_text, states
 
 _AMOUNT = re.compile(r"\$([\d,]+\.\d{2})")
 
@@ -102,13 +102,14 @@ class LongHorizonBankSettleUp(Task):
                 'checking, with the memo "{what}", then move the same amount from savings into '
                 "checking, reply in our chat with the payment's reference number, and tick off "
                 '"{todo}" in my Tasks.')
+    constraints = ("checking", "savings")
     paraphrases = {
         "train": ("{name} wants my part of the {what} bill (see our Chat). Pay it from checking "
                   'with memo "{what}", refill checking from savings by that amount, send them '
                   'the bank reference in Chat, and mark "{todo}" done in Tasks.',),
         "test": ('Pay back {name}: work out my even share from their Chat message, send it via '
                  'the bank from checking (memo "{what}") and cover it with a transfer of the '
-                 'same amount from savings, tell them the reference in the chat and complete '
+                 'same amount from savings, tell them the reference in the chat and tick off '
                  'the to-do "{todo}".',),
     }
 
@@ -154,7 +155,7 @@ class LongHorizonBankSettleUp(Task):
             expect("bank/accounts", changed={SAVINGS: savings}),
             *sent[2:],
             added("chat/messages", {"chat_id": p["chat_id"], "sender": "me", "type": "text",
-                                    "body": lambda v: ref in str(v)}),
+                                    "body": states(ref)}),
             expect("todo/tasks", changed={int(self._todo()["_id"]): {"done": 1}}))
 
     def _run(self, device: Device, whole: bool) -> Iterator[Action]:
@@ -207,9 +208,10 @@ class LongHorizonBankSplitUtility(Task):
                 'checking with the memo "{bill}", add a 30-minute event "{bill} due" at 9 AM '
                 "on its due date to my calendar, and text {name} the payment's reference "
                 "number.")
+    constraints = ("checking",)
     paraphrases = {
         "test": ('Split the {bill} bill {name} told me about by text: half to them from '
-                 'checking (memo "{bill}"), a calendar event "{bill} due" from 9:00 to 9:30 AM '
+                 'checking (memo "{bill}"), a 30-minute calendar event "{bill} due" at 9 AM '
                  "on the due day, and a text back with the bank reference.",),
     }
 
@@ -244,7 +246,7 @@ class LongHorizonBankSplitUtility(Task):
             added("calendar", {"title": same_text(f"{p['bill']} due"), "dtstart": epoch_ms(s),
                                "dtend": epoch_ms(s + dt.timedelta(minutes=30))}),
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
-                          "body": lambda v: ref in str(v)}))
+                          "body": states(ref)}))
 
     def _run(self, device: Device, shift: int) -> Iterator[Action]:
         p = self.params

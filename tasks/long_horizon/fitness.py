@@ -29,7 +29,6 @@ from phoneworld_gym.tasks.cross_app.fitness_x import (
     insert_planned,
     log_planned,
     logged,
-    mentions_number,
     planned_params,
 )
 from phoneworld_gym.tasks.fitness.common import (
@@ -56,7 +55,7 @@ from phoneworld_gym.tasks.messages.common import (
     texters,
     type_and_send,
 )
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 PLANNED_SWIMS: tuple[str, ...] = ("Pool swim", "Swim laps", "Swim technique session",
                                   "Lap swimming")
@@ -135,7 +134,8 @@ class LongHorizonFitnessRideRecap(Task):
                                 dt.datetime.strptime(p["time"], "%I:%M %p").time())
         return self.expect(
             added("sms", {"address": same_phone(p["number"]),
-                          "body": mentions_number(float(ride["distance_km"])), "type": SENT}),
+                          "body": states(float(ride["distance_km"]), kind="number", tol=0.006),
+                          "type": SENT}),
             added("calendar", {
                 "title": same_text(f"Ride with {p['first']}"), "dtstart": epoch_ms(s),
                 "dtend": epoch_ms(s + dt.timedelta(minutes=int(ride["duration_min"]))),
@@ -222,7 +222,7 @@ class LongHorizonFitnessMorningWorkouts(Task):
             added("fitness/activities", logged(p["run"]), logged(p["swim"])),
             *opened(self.before("chat/messages"), self.before("chat/chats"),  # type: ignore[arg-type]
                     p["chat_id"], [{"chat_id": p["chat_id"], "sender": "me", "type": "text",
-                                    "body": mentions_number(self._total(), tol=0.5)}]))
+                                    "body": states(self._total(), kind="number", tol=0.5)}]))
 
     def _run(self, device: Device, stale: bool) -> Iterator[Action]:
         p = self.params

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,7 @@ from phoneworld_gym.tasks.messages.common import (
     texters,
     type_and_send,
 )
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 FRIENDS = "Friends"
 #: when a colleague's request arrives (a few minutes before the phone's 10:30)
@@ -49,10 +49,6 @@ def _new_order(task: Task, device: Device) -> Row | None:
     """The one order the agent placed (None unless exactly one)."""
     new = new_rows(task.before("food/orders"), device.probe.query("food/orders"))
     return new[0] if len(new) == 1 else None
-
-
-def _says(text: str) -> Callable[[Any], bool]:
-    return lambda v: text.lower() in str(v).lower()
 
 
 def _eta_of(device: Device) -> dt.datetime:
@@ -133,7 +129,8 @@ class LongHorizonFoodGroupLunch(Task):
                                "dtend": epoch_ms(eta + dt.timedelta(minutes=30))}),
             *opened(self.before("chat/messages"), self.before("chat/chats"),  # type: ignore[arg-type]
                     p["chat_id"], [{"chat_id": p["chat_id"], "sender": "me", "type": "text",
-                                    "body": _says(new["eta_text"] if new else "\x00")}]))
+                                    "body": states(new["eta_text"] if new else "00:00",
+                                                   kind="time")}]))
 
     def _run(self, device: Device, fewer: int) -> Iterator[Action]:
         """The whole errand, the dish and head count read off the group chat (``fewer``
@@ -220,7 +217,7 @@ class LongHorizonFoodTeamLunch(Task):
             added("alarms", {"hour": eta.hour, "minutes": eta.minute, "enabled": 1,
                              "label": same_text("Lunch is here")}),
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
-                          "body": _says(new["eta_text"] if new else "\x00")}))
+                          "body": states(new["eta_text"] if new else "00:00", kind="time")}))
 
     def _run(self, device: Device, address: str) -> Iterator[Action]:
         p = self.params

@@ -12,7 +12,6 @@ Both check Music's own tables, so they run on PhoneWorld only.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,7 +24,7 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import TODAY, epoch_ms, open_event
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.contacts.common import same_name
-from phoneworld_gym.tasks.cross_app.music_x import ARRIVED, mentions, quoted
+from phoneworld_gym.tasks.cross_app.music_x import ARRIVED, quoted
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -43,7 +42,7 @@ from phoneworld_gym.tasks.music.common import (
     songs,
     unused_name,
 )
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 
 def _fresh(before: list[dict[str, Any]]) -> Callable[[Any], bool]:
@@ -107,7 +106,7 @@ class LongHorizonFriendsMixtape(Task):
             added("music/playlists", {"name": same_text(p["name"])}),
             added("music/playlist_tracks", {"playlist_id": fresh, "song_id": p["id_a"]},
                   {"playlist_id": fresh, "song_id": p["id_b"]}),
-            added("sms", {"address": same_phone(p["number"]), "body": mentions(p["name"]),
+            added("sms", {"address": same_phone(p["number"]), "body": states(p["name"]),
                           "type": SENT}))
 
     def _run(self, device: Device, both: bool) -> Iterator[Action]:
@@ -143,16 +142,6 @@ class LongHorizonFriendsMixtape(Task):
 VENUES: tuple[str, ...] = ("City Arena", "The Paramount", "Riverside Amphitheater",
                            "Blue Note Hall", "Union Ballroom", "Harbor Pavilion")
 PLAYLIST = "Concert warm-up"
-
-
-def says_date(d: dt.date) -> Callable[[Any], bool]:
-    """A predicate: the text states the day ``d`` ("March 21", "Mar 21", "21 March", "3/21"
-    or "2026-03-21")."""
-    month, short = d.strftime("%B").lower(), d.strftime("%b").lower()
-    pats = [rf"\b(?:{month}|{short})\.?\s+{d.day}(?!\d)", rf"(?<!\d){d.day}(?:st|nd|rd|th)?\s+"
-            rf"(?:of\s+)?(?:{month}|{short})\b", rf"(?<![\d/]){d.month}/{d.day}(?![\d])",
-            re.escape(d.isoformat())]
-    return lambda v: isinstance(v, str) and any(re.search(p, v.lower()) for p in pats)
 
 
 @register_task
@@ -213,7 +202,7 @@ class LongHorizonConcertWarmup(Task):
             added("music/playlist_tracks",
                   *({"playlist_id": fresh, "song_id": i} for i in self._top(device))),
             added("sms", {"address": same_phone(p["number"]),
-                          "body": says_date(dt.date.fromisoformat(p["date"])),
+                          "body": states(dt.date.fromisoformat(p["date"]), kind="date"),
                           "type": SENT}))
 
     def _run(self, device: Device, shift: int) -> Iterator[Action]:

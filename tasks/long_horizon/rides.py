@@ -21,7 +21,6 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.matchers import TimeMatch
 from phoneworld_gym.oracle import OracleError, scroll_to, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import epoch_ms
@@ -47,12 +46,7 @@ from phoneworld_gym.tasks.messages.common import (
     type_and_send,
 )
 from phoneworld_gym.tasks.rides.common import NOW, available, book, by_key, clock, day_words
-from phoneworld_gym.validators import added, same_phone, same_text
-
-
-def _says_time(t: dt.time) -> Any:
-    """True for a message body that states the time ``t`` (and no other)."""
-    return lambda v: TimeMatch().match(str(v), t)
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 
 @register_task
@@ -109,7 +103,7 @@ class LongHorizonEventRide(Task):
             added("alarms", {"hour": alarm.hour, "minutes": alarm.minute, "enabled": 1,
                              "label": same_text("Ride")}),
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
-                          "body": _says_time(self._pickup().time())}))
+                          "body": states(self._pickup().time(), kind="time")}))
 
     def _run(self, device: Device, alarm_before: int) -> Iterator[Action]:
         p = self.params

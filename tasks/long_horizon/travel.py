@@ -15,7 +15,6 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
-from phoneworld_gym.tasks.cross_app.travel_x import says
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
@@ -36,7 +35,7 @@ from phoneworld_gym.tasks.travel.common import (
     stay_dates,
 )
 from phoneworld_gym.tasks.travel.find import cheapest_four_star
-from phoneworld_gym.validators import added, same_phone, same_text
+from phoneworld_gym.validators import added, same_phone, same_text, states
 
 CHECK_IN = dt.time(15, 0)
 
@@ -119,8 +118,8 @@ class LongHorizonHotelTrip(Task):
                                       "checkin": p["checkin"], "checkout": p["checkout"],
                                       "guests": p["guests"], "status": "confirmed"}),
             added("calendar", _event("Hotel check-in", p["checkin"], h["address"])),
-            added("sms", {"address": same_phone(p["number"]), "body": says(h["address"]),
-                          "type": SENT}))
+            added("sms", {"address": same_phone(p["number"]), "type": SENT,
+                          "body": states((h["address"], h["address"].split(",")[0]))}))
 
     def _run(self, device: Device, shift: int) -> Iterator[Action]:
         p = self.params
@@ -211,14 +210,14 @@ class LongHorizonVisitFromText(Task):
         assert room is not None
         old = {b["_id"] for b in self.before("travel/bookings")}
         new = [b for b in device.probe.query("travel/bookings") if b["_id"] not in old]
-        number = str(new[0]["confirmation"]) if len(new) == 1 else "\x00"
+        number = str(new[0]["confirmation"]) if len(new) == 1 else "-"
         return self.expect(
             added("travel/bookings", {"hotel_id": int(hotel["_id"]),
                                       "room_id": int(room["_id"]), "checkin": p["checkin"],
                                       "checkout": p["checkout"], "guests": 1,
                                       "status": "confirmed"}),
             added("calendar", _event(f"Visit {p['first']}", p["checkin"], hotel["address"])),
-            added("sms", {"address": same_phone(p["number"]), "body": says(number),
+            added("sms", {"address": same_phone(p["number"]), "body": states(number),
                           "type": SENT}))
 
     def _run(self, device: Device, guests: int) -> Iterator[Action]:
