@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from phoneworld_gym.device import NewRow
 from phoneworld_gym.life import Life
 from phoneworld_gym.system import realism, storage
 from phoneworld_gym.ui.view import Handler, View
@@ -78,6 +79,11 @@ class App:
     #: own tables are named "<app>/<name>" ("shopping/cart"). Together they must show every
     #: change a user can make, because damage checks compare them.
     providers: ClassVar[dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]]] = {}
+    #: what a row a user creates in one of those tables holds (see
+    #: :class:`~phoneworld_gym.device.NewRow`): the settable columns with their defaults, the
+    #: free ones, the typed text; a check of a new row compares all of them. Common tables
+    #: are declared in :data:`~phoneworld_gym.device.COMMON_NEW_ROWS` instead.
+    new_rows: ClassVar[dict[str, NewRow]] = {}
     #: tables that never change in an episode (a shop's catalogue): readable, but left out of
     #: the whole-phone snapshot
     static_tables: ClassVar[frozenset[str]] = frozenset()

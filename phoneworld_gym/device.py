@@ -22,6 +22,7 @@ probes runs on a real phone; :mod:`phoneworld_gym.access` works that out from wh
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
@@ -48,6 +49,74 @@ COMMON_TABLES: dict[str, tuple[str, ...]] = {
 WRITABLE_TABLES: tuple[str, ...] = ("contacts", "sms", "calendar", "alarms", "call_log")
 
 Row = dict[str, Any]
+
+
+class _Given:
+    """The marker of a settable column without a default (see :data:`GIVEN`)."""
+
+    def __repr__(self) -> str:
+        return "GIVEN"
+
+
+#: the default of a column a new row has no sensible value for until the user sets it (an
+#: event's title, an alarm's hour): a check of a new row must name it
+GIVEN: Any = _Given()
+
+
+@dataclasses.dataclass(frozen=True)
+class NewRow:
+    """What a row a user creates in a table holds, so a check of a new row compares every
+    column a user can set, not only those the task thought of (an alarm the goal does not say
+    repeats must not repeat).
+
+    Every column of the table is either settable, with the value it takes when the user sets
+    nothing (``defaults``; :data:`GIVEN` when there is none), or ``free``: filled in by the
+    phone (ids, timestamps, numbers derived from other columns or from the catalogue), or a
+    choice the goals leave to the user; a free column is compared only when a check names it.
+    ``text`` columns hold what a person typed (titles, labels, names, notes) and ``address``
+    columns a postal address: a plain string expected there is compared ignoring case, spacing
+    and punctuation (and, for an address, how street types are abbreviated).
+    """
+
+    defaults: Mapping[str, Any]
+    free: frozenset[str] = frozenset({"_id"})
+    text: frozenset[str] = frozenset()
+    address: frozenset[str] = frozenset()
+
+    @property
+    def columns(self) -> frozenset[str]:
+        """Every column a row of the table has."""
+        return frozenset(self.defaults) | self.free
+
+
+def new_row(defaults: Mapping[str, Any], *, free: str = "_id", text: str = "",
+            address: str = "") -> NewRow:
+    """A :class:`NewRow` with the column sets written as space-separated names."""
+    return NewRow(dict(defaults), frozenset(free.split()), frozenset(text.split()),
+                  frozenset(address.split()))
+
+
+#: What a new row of each common table holds (see :class:`NewRow`): the same rule on a real
+#: phone as on PhoneWorld.
+COMMON_NEW_ROWS: dict[str, NewRow] = {
+    "contacts": new_row({"display_name": GIVEN, "number": "", "email": "", "postal_address": "",
+                         "company": "", "starred": 0},
+                        text="display_name company", address="postal_address"),
+    # a message the user sends (type 2, sent; read); its date is the clock's
+    "sms": new_row({"address": GIVEN, "body": GIVEN, "type": 2, "read": 1}, free="_id date"),
+    # an event without an end lasts the app's default length, so dtend is free unless named
+    "calendar": new_row({"title": GIVEN, "dtstart": GIVEN, "eventLocation": "",
+                         "description": ""}, free="_id dtend",
+                        text="title description", address="eventLocation"),
+    "alarms": new_row({"hour": GIVEN, "minutes": GIVEN, "label": "", "enabled": 1, "days": ""},
+                      text="label"),
+    # a call the user places: outgoing, seen; its date and length are the clock's, its name
+    # the contact's the number belongs to
+    "call_log": new_row({"number": GIVEN, "type": 2, "new": 0},
+                        free="_id name date duration"),
+    # a file's path is what the user chose; its bytes come from what was saved
+    "files": new_row({"_id": GIVEN}, free="size sha256"),
+}
 
 
 class DeviceError(RuntimeError):

@@ -25,6 +25,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from phoneworld_gym.device import COMMON_NEW_ROWS, GIVEN, NewRow
 from phoneworld_gym.matchers import digits, normalize
 from phoneworld_gym.statements import states  # noqa: F401  (re-exported: what a person wrote)
 
@@ -71,6 +72,88 @@ def same_phone(want: str) -> Callable[[Any], bool]:
 def one_of(*values: Any) -> Callable[[Any], bool]:
     """Any of the given values."""
     return _Pred(lambda v: v in values, f"one of {values!r}")
+
+
+#: any value at all: for a settable column the goal leaves to the user (a split it does not
+#: name), which a new row's check would otherwise hold to its default
+ANY: Callable[[Any], bool] = _Pred(lambda v: True, "any")
+
+
+def exact(want: Any) -> Callable[[Any], bool]:
+    """Exactly ``want`` (``==``): for a typed text column whose case or spacing matters (a
+    code, a password), which would otherwise be compared with :func:`same_text`."""
+    return _Pred(lambda v: bool(v == want), f"={want!r}")
+
+
+#: street-type words and their postal abbreviations (USPS), so "250 Maple St" is "250 Maple
+#: Street": people type either, and the apps keep what was typed
+_ADDRESS_WORDS = {
+    "street": "st", "avenue": "ave", "av": "ave", "road": "rd", "boulevard": "blvd",
+    "drive": "dr", "lane": "ln", "court": "ct", "place": "pl", "terrace": "ter",
+    "parkway": "pkwy", "highway": "hwy", "square": "sq", "circle": "cir", "trail": "trl",
+    "alley": "aly", "apartment": "apt", "suite": "ste",
+    "north": "n", "south": "s", "east": "e", "west": "w",
+}
+
+
+def address_key(text: str) -> str:
+    """``text`` folded like :func:`same_text`, street-type words abbreviated."""
+    return " ".join(_ADDRESS_WORDS.get(w, w) for w in normalize(text).split())
+
+
+def same_address(want: str) -> Callable[[Any], bool]:
+    """The same postal address: :func:`same_text`, with street types written either way
+    (St/Street, Ave/Avenue, Rd/Road, Blvd/Boulevard, Dr/Drive, Ln/Lane...)."""
+    key = address_key(want)
+    return _Pred(lambda v: isinstance(v, str) and address_key(v) == key, f"address~{want!r}")
+
+
+# -- what a new row holds ------------------------------------------------------------------
+def new_row_declaration(table: str) -> NewRow | None:
+    """How a new row of ``table`` is compared (:class:`~phoneworld_gym.device.NewRow`): a
+    common table's from :data:`~phoneworld_gym.device.COMMON_NEW_ROWS`, an app table's from
+    the ``new_rows`` of the app that serves it; None when nobody declared one."""
+    if table in COMMON_NEW_ROWS:
+        return COMMON_NEW_ROWS[table]
+    from phoneworld_gym.app import all_apps  # apps serve their tables; the engine reads them
+
+    for a in all_apps().values():
+        if table in a.new_rows:
+            return a.new_rows[table]
+    return None
+
+
+def _typed(decl: NewRow | None, col: str, want: Expected) -> Expected:
+    """``want`` as a check of column ``col`` compares it: a plain string expected in a typed
+    text or address column is compared the way a person reads it."""
+    if decl is None or not isinstance(want, str):
+        return want
+    if col in decl.address:
+        return same_address(want)
+    if col in decl.text:
+        return same_text(want)
+    return want
+
+
+def whole_row(table: str, pattern: Mapping[str, Expected]) -> dict[str, Expected]:
+    """The pattern a new row of ``table`` must fit: every settable column, as ``pattern`` names
+    it or else at its default, typed text compared as a person reads it, plus the free columns
+    ``pattern`` names. A table without a declaration keeps ``pattern`` as it is. Raises
+    ``ValueError`` when ``pattern`` leaves out a column that has no default."""
+    decl = new_row_declaration(table)
+    if decl is None:
+        return dict(pattern)
+    out: dict[str, Expected] = {}
+    for col, default in decl.defaults.items():
+        if col in pattern:
+            out[col] = _typed(decl, col, pattern[col])
+        elif default is GIVEN:
+            raise ValueError(f"a new row of {table} has no default {col!r}: the check must "
+                             f"name it (it names {sorted(pattern)})")
+        else:
+            out[col] = default
+    out.update({k: v for k, v in pattern.items() if k not in decl.defaults})
+    return out
 
 
 def _fits(value: Any, want: Expected) -> bool:
@@ -170,7 +253,13 @@ def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
            ) -> Check:
     """The table's whole difference: exactly the rows ``added`` (each fitting one pattern),
     the ``removed`` ids gone, and for each ``changed`` id exactly those columns changed, to
-    those values; nothing else added, removed, changed or reordered."""
+    those values; nothing else added, removed, changed or reordered.
+
+    Where the table declares what a new row holds (:func:`new_row_declaration`), an added
+    row is compared on every settable column (:func:`whole_row`): those a pattern leaves out
+    must hold their defaults. A plain string expected in a typed text column (there or in
+    ``changed``) is compared with :func:`same_text`, in an address column with
+    :func:`same_address`; :func:`exact` asks for the very string."""
     adds = [dict(a) for a in added]
     gone = set(removed)
     edits = {k: dict(v) for k, v in (changed or {}).items()}
@@ -180,11 +269,18 @@ def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
 
     def _table_check(d: Diff) -> str | None:
         t = d.table(table)
+        decl = new_row_declaration(table)
+        try:
+            whole = [whole_row(table, a) for a in adds]
+        except ValueError as e:
+            return str(e)
+        edits_typed = {rid: {k: _typed(decl, k, v) for k, v in cols.items()}
+                       for rid, cols in edits.items()}
         left = list(t.added)
-        for pat in adds:
+        for pat in whole:
             hit = next((r for r in left if row_fits(r, pat)), None)
             if hit is None:
-                return f"{table}: no added row fits {pat} ({t.summary()})"
+                return f"{table}: no added row fits {pat} ({t.summary()}{_nearest(left, pat)})"
             left.remove(hit)
         if left:
             return f"{table}: unexpected rows added ({_ids(left)})"
@@ -194,7 +290,7 @@ def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
         if set(by_id) != set(edits):
             return f"{table}: changed {sorted(map(str, by_id)) or 'nothing'}, " \
                    f"expected {sorted(map(str, edits))}"
-        for rid, cols in edits.items():
+        for rid, cols in edits_typed.items():
             b, a = by_id[rid]
             moved = {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
             if not moved <= set(cols):
@@ -206,14 +302,28 @@ def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
             return f"{table}: rows were reordered"
         return None
 
-    return TableCheck(table, check)
+    return TableCheck(table, check, adds)
+
+
+def _nearest(rows: list[Row], want: Mapping[str, Expected]) -> str:
+    """Where the added row closest to ``want`` differs from it, to name the problem."""
+    if not rows:
+        return ""
+    misses = [(sorted(k for k, v in want.items() if not (k in r and _fits(r[k], v))), r)
+              for r in rows]
+    bad, row = min(misses, key=lambda m: len(m[0]))
+    return f"; the closest, {row.get('_id')}, has " + \
+        ", ".join(f"{k}={row.get(k)!r}" for k in bad)
 
 
 class TableCheck:
-    """A check of one table's whole difference (``table`` names it)."""
+    """A check of one table's whole difference (``table`` names it; ``adds`` are the
+    patterns of the rows it expects added, as the task wrote them)."""
 
-    def __init__(self, table: str, fn: Callable[[Diff], str | None]):
+    def __init__(self, table: str, fn: Callable[[Diff], str | None],
+                 adds: Iterable[Mapping[str, Expected]] = ()):
         self.table, self._fn = table, fn
+        self.adds = [dict(a) for a in adds]
 
     def __call__(self, diff: Diff) -> str | None:
         return self._fn(diff)

@@ -32,7 +32,7 @@ from phoneworld_gym.tasks.chat.common import (
 from phoneworld_gym.tasks.clock.common import add_alarm, time_text
 from phoneworld_gym.tasks.miniapps.coffee import MILKS, SIZES, new_rows, order_drink
 from phoneworld_gym.tasks.miniapps.splitbill import split
-from phoneworld_gym.validators import added, same_text, states
+from phoneworld_gym.validators import ANY, added, one_of, same_text, states
 
 RESTAURANTS: tuple[str, ...] = (
     "Blue Door Bistro", "Harbor Grill", "Sakura Sushi Bar", "Golden Dragon", "Casa Mariposa",
@@ -88,6 +88,7 @@ class CrossAppCoffeeAsked(Task):
         return self.expect(
             added("coffee/orders", {"drink": p["drink"], "size": p["size"], "milk": p["milk"]}),
             added("chat/messages", {"chat_id": p["chat_id"], "sender": "me",
+                                    "type": one_of("text", "card"),  # typed or shared
                                     "body": states(number)}))
 
     def _run(self, device: Device, milk: str) -> Iterator[Action]:
@@ -237,7 +238,8 @@ class LongHorizonDinnerPlan(Task):
         p = self.params
         return self.expect(
             added("calendar", _dinner_event(p, _start(p))),
-            added("splitbill/splits", {"total": float(p["deposit"]), "group": FRIENDS}),
+            added("splitbill/splits", {"total": float(p["deposit"]), "group": FRIENDS,
+                                       "title": ANY}),  # the goal leaves the title open
             *opened(self.before("chat/messages"), self.before("chat/chats"),  # type: ignore[arg-type]
                     p["chat_id"], [
                         {"chat_id": p["chat_id"], "sender": "me", "type": "card",

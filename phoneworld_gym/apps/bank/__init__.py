@@ -13,6 +13,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.bank import screens, screens_pay, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -37,6 +38,14 @@ class BankApp(App):
                "send_form": screens_pay.send_form, "transfer": screens_pay.transfer,
                "review": screens_pay.review, "done": screens_pay.done,
                "cards": screens.cards, "card": screens.card_screen}
+    #: a payment or transfer is the account, amount and kind the user chose, whom to and the
+    #: memo typed; its date, merchant line, category, status and reference are the bank's
+    new_rows = {"bank/transactions": new_row({"account_id": GIVEN, "amount": GIVEN, "kind": GIVEN,
+                                              "counterparty": "", "memo": ""},
+                                             free="_id date merchant category status ref",
+                                             text="counterparty memo"),
+                # a payee's phone and email are filled in from the contact picked
+                "bank/payees": new_row({"name": GIVEN}, free="_id phone email", text="name")}
     providers = {"bank/accounts": store.account_rows,
                  "bank/transactions": store.transaction_rows, "bank/cards": store.card_rows,
                  "bank/payees": store.payee_rows, "bank/profile": store.profile_rows}

@@ -9,6 +9,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.bike import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -32,6 +33,9 @@ class BikeApp(App):
     main_screen = "stations"
     screens = {"stations": screens.stations, "station": screens.station, "ride": screens.ride,
                "receipt": screens.receipt, "rides": screens.rides}
+    #: a ride is where it started and ended; the bike, time and fare are the system's
+    new_rows = {"bike/rides": new_row({"start": GIVEN, "end": GIVEN, "status": GIVEN},
+                                      free="_id bike minutes fare")}
     providers = {"bike/stations": store.station_rows, "bike/rides": store.ride_rows}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:

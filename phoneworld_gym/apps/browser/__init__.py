@@ -12,6 +12,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.browser import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -33,6 +34,11 @@ class BrowserApp(App):
     #: ``browser/tabs`` are by-products of browsing, which no phone's provider exposes either:
     #: readable, but left out of the damage check so that reading a page is not a change.
     #: Bookmarks and submitted forms are the user's data and are compared.
+    #: a bookmark is its page (the title is the page's); a form is what was typed into it
+    new_rows = {"browser/bookmarks": new_row({"url": GIVEN}, free="_id title"),
+                "browser/forms": new_row({"form": GIVEN, "site": GIVEN, "name": "", "email": "",
+                                          "message": "", "frequency": ""},
+                                         text="name email message")}
     providers = {"browser/bookmarks": store.bookmark_rows, "browser/forms": store.form_rows,
                  "browser/history": store.history_rows, "browser/tabs": store.tab_rows,
                  "browser/pages": store.page_rows}

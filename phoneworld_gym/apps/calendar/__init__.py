@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.calendar import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -28,6 +29,11 @@ class CalendarApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "week": screens.week, "schedule": screens.schedule,
                "day": screens.day, "detail": screens.detail, "edit": screens.edit}
+    #: a guest the user adds is invited (3: no answer yet); a reminder is a notification (1)
+    new_rows = {"calendar/attendees": new_row({"event_id": GIVEN, "attendeeName": GIVEN,
+                                               "attendeeEmail": "", "attendeeStatus": 3},
+                                              text="attendeeName attendeeEmail"),
+                "calendar/reminders": new_row({"event_id": GIVEN, "minutes": GIVEN, "method": 1})}
     providers = {"calendar": store.provider_rows, "calendar/attendees": store.attendee_rows,
                  "calendar/reminders": store.reminder_rows}
     writers = {"calendar": store.WRITER}

@@ -10,6 +10,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.chat import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -30,6 +31,11 @@ class ChatApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "chat": screens.chat, "photos": screens.photos,
                "location": screens.location, "share": screens.share}
+    #: a message the user sends: text unless it is a card, photo or location; a card's
+    #: address is the mini-app that made it, its chat title and time are the app's
+    new_rows = {"chat/messages": new_row({"chat_id": GIVEN, "sender": "me", "type": "text",
+                                          "body": GIVEN, "read": 1},
+                                         free="_id chat address date")}
     providers = {"chat/chats": store.chat_rows, "chat/messages": store.message_rows}
     share_targets = {"text/*": "share", "image/*": "share"}
     fixtures = {"receive": store.receive}

@@ -9,6 +9,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.clock import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -25,6 +26,8 @@ class ClockApp(App):
                   surface_container=(232, 237, 248), surface_high=(225, 229, 240))
     main_screen = "alarms"
     screens = screens.SCREENS
+    #: a world clock is its city (the offset is the city's)
+    new_rows = {"clock/cities": new_row({"_id": GIVEN}, free="offset_minutes")}
     providers = {"alarms": store.alarm_rows, "clock/cities": store.city_rows,
                  "clock/timers": store.timer_rows}
     writers = {"alarms": store.WRITER}

@@ -9,6 +9,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.coffee import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -32,6 +33,10 @@ class CoffeeApp(App):
     main_screen = "menu"
     screens = {"menu": screens.menu, "drink": screens.drink, "checkout": screens.checkout,
                "order": screens.order, "orders": screens.orders}
+    #: an order starts as a Medium with whole milk; its number, price, status and time are
+    #: the shop's
+    new_rows = {"coffee/orders": new_row({"drink": GIVEN, "size": "Medium", "milk": "Whole milk"},
+                                         free="_id number price status date")}
     providers = {"coffee/orders": store.order_rows, "coffee/menu": store.menu_rows}
     static_tables = frozenset({"coffee/menu"})
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.email import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -31,6 +32,13 @@ class EmailApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "search": screens.search, "message": screens.message,
                "compose": screens.compose, "pick_file": screens.pick_file}
+    #: a message the user sends: to, cc, attachments and the star are set; the subject and
+    #: body start quoted or filled in when replying, forwarding or sharing, so they are
+    #: compared only when a check names them; sender, time and read mark are the app's
+    new_rows = {"email/messages": new_row({"folder": "sent", "to": GIVEN, "cc": "",
+                                           "attachments": [], "starred": 0},
+                                          free="_id from subject body date read",
+                                          text="subject body")}
     providers = {"email/messages": store.provider_rows}
     fixtures = {"receive": store.fixture_receive}
     intent_filters = {"mailto": "compose"}

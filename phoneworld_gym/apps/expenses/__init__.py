@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.expenses import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -29,6 +30,9 @@ class ExpensesApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "edit": screens.edit, "summary": screens.summary,
                "category": screens.category, "budgets": screens.budgets}
+    new_rows = {"expenses/entries": new_row({"amount": GIVEN, "category": GIVEN, "note": "",
+                                             "date": GIVEN}, text="note"),
+                "expenses/budgets": new_row({"month": GIVEN, "amount": GIVEN})}
     providers = {"expenses/entries": store.entry_rows, "expenses/budgets": store.budget_rows}
     fixtures = {"add_entry": store.add_entry_fixture, "set_budget": store.set_budget_fixture}
     network_screens = ("summary",)

@@ -13,6 +13,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.fitness import editors, screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -32,6 +33,11 @@ class FitnessApp(App):
     screens = {"main": screens.main, "journal": screens.journal, "activity": screens.activity,
                "records": screens.records, "profile": screens.profile,
                "devices": screens.devices, "log": editors.log, "goal": editors.goal}
+    #: an activity logged by hand (calories are worked out from it)
+    new_rows = {"fitness/activities": new_row({"type": GIVEN, "start": GIVEN,
+                                               "duration_min": GIVEN, "distance_km": GIVEN,
+                                               "route": "", "source": "Manual"},
+                                              free="_id calories", text="route")}
     providers = {"fitness/activities": store.activity_rows, "fitness/goals": store.goal_rows,
                  "fitness/steps": store.step_rows}
     static_tables = frozenset({"fitness/steps"})

@@ -17,6 +17,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.food import screens, screens_order, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -41,6 +42,20 @@ class FoodApp(App):
                "restaurant": screens.restaurant, "cart": screens_order.cart,
                "checkout": screens_order.checkout, "order": screens_order.order,
                "orders": screens_order.orders, "account": screens_order.account}
+    #: a line is a dish, its size, extras and count (name and price are the menu's); an
+    #: order is the restaurant, the address, the tip and the card (the first, unless changed);
+    #: its totals, number, times and status are the app's
+    new_rows = {"food/cart": new_row({"dish_id": GIVEN, "size": GIVEN, "extras": "",
+                                      "quantity": 1},
+                                     free="_id restaurant_id name unit_price"),
+                "food/order_items": new_row({"dish_id": GIVEN, "size": GIVEN, "extras": "",
+                                             "quantity": 1},
+                                            free="_id order_id name unit_price"),
+                "food/orders": new_row({"restaurant_id": GIVEN, "address_label": GIVEN,
+                                        "tip": 3.0},
+                                       free="_id number restaurant subtotal delivery_fee total "
+                                            "address payment status placed eta eta_text"),
+                "food/favorites": new_row({"_id": GIVEN}, free="name")}
     providers = {"food/restaurants": store.restaurant_rows, "food/menu": store.menu_rows,
                  "food/options": store.option_rows,
                  "food/cart": store.cart_rows, "food/orders": store.order_rows,

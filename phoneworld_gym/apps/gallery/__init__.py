@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.gallery import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -29,6 +30,9 @@ class GalleryApp(App):
     screens = {"main": screens.main, "search": screens.search, "results": screens.results,
                "albums": screens.albums, "album": screens.album, "trash": screens.trash,
                "viewer": screens.viewer}
+    #: a favourite or a trashed photo is its path (when and where it was taken are the photo's)
+    new_rows = {"gallery/favorites": new_row({"_id": GIVEN}, free=""),
+                "gallery/trash": new_row({"_id": GIVEN}, free="deleted taken place")}
     providers = {"gallery/favorites": store.favorite_rows, "gallery/albums": store.album_rows,
                  "gallery/trash": store.trash_rows, "gallery/media": store.media_rows}
     static_tables = frozenset({"gallery/media"})

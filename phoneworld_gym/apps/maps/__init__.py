@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.maps import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -34,6 +35,7 @@ class MapsApp(App):
     #: ``maps/places`` never changes in an episode; ``maps/recent`` is a by-product of
     #: searching (like a browser's history): readable, but left out of the damage check so
     #: that looking something up is not a change. ``maps/saved`` is the user's data.
+    new_rows = {"maps/saved": new_row({"list": GIVEN, "place": GIVEN}, free="_id name")}
     providers = {"maps/places": store.place_rows, "maps/saved": store.saved_rows,
                  "maps/recent": store.recent_rows}
     static_tables = frozenset({"maps/places"})

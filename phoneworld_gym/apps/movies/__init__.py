@@ -9,6 +9,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.movies import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -32,6 +33,9 @@ class MoviesApp(App):
     main_screen = "films"
     screens = {"films": screens.films, "film": screens.film, "seats": screens.seats,
                "ticket": screens.ticket, "tickets": screens.tickets}
+    #: a booking is the showing and the seats; its code, count and price follow
+    new_rows = {"movies/bookings": new_row({"film": GIVEN, "day": GIVEN, "time": GIVEN,
+                                            "seats": GIVEN}, free="_id code count total")}
     providers = {"movies/bookings": store.booking_rows, "movies/showtimes": store.show_rows}
     static_tables = frozenset({"movies/showtimes"})
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.music import screens, screens_play, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -37,6 +38,13 @@ class MusicApp(App):
                "album": screens.album, "artist": screens.artist,
                "playlist": screens_play.playlist, "new_playlist": screens_play.new_playlist,
                "now_playing": screens_play.now_playing, "queue": screens_play.queue}
+    #: a liked, listed or queued song is the song (its title, artist and place follow)
+    new_rows = {"music/liked": new_row({"song_id": GIVEN}, free="_id title artist"),
+                "music/playlists": new_row({"name": GIVEN, "description": ""},
+                                           text="name description"),
+                "music/playlist_tracks": new_row({"playlist_id": GIVEN, "song_id": GIVEN},
+                                                 free="_id title artist position"),
+                "music/queue": new_row({"song_id": GIVEN}, free="_id title artist position")}
     providers = {"music/songs": store.song_rows, "music/albums": store.album_rows,
                  "music/artists": store.artist_rows, "music/playlists": store.playlist_rows,
                  "music/playlist_tracks": store.playlist_track_rows,

@@ -10,6 +10,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.notes import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -27,6 +28,10 @@ class NotesApp(App):
                   surface_high=(232, 234, 237), outline_variant=(218, 220, 224))
     main_screen = "main"
     screens = {"main": screens.main, "search": screens.search, "edit": screens.edit}
+    new_rows = {"notes/notes": new_row({"title": "", "body": "", "checklist": 0, "pinned": 0},
+                                       text="title body"),
+                "notes/items": new_row({"note_id": GIVEN, "text": GIVEN, "checked": 0},
+                                       text="text")}
     providers = {"notes/notes": store.note_rows, "notes/items": store.item_rows}
     fixtures = {"add_note": store.add_note_fixture}
     share_targets = {"text/*": "edit"}

@@ -10,6 +10,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.phone import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -37,6 +38,7 @@ class PhoneApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "dial": screens.dial, "call": screens.call,
                "details": screens.details, "blocked": screens.blocked}
+    new_rows = {"phone/blocked": new_row({"number": GIVEN})}
     providers = {"call_log": store.provider_rows, "phone/blocked": store.blocked_rows}
     writers = {"call_log": store.WRITER}
     fixtures = {"block": _block_fixture}

@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.recipes import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -29,6 +30,11 @@ class RecipesApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "recipe": screens.recipe, "steps": screens.steps,
                "favorites": screens.favorites, "shopping": screens.shopping}
+    #: a favourite is its recipe; a shopping line is an ingredient of a recipe, unticked
+    new_rows = {"recipes/favorites": new_row({"_id": GIVEN}, free="name"),
+                "recipes/shopping_list": new_row({"item": GIVEN, "qty": GIVEN, "unit": GIVEN,
+                                                  "recipe_id": GIVEN, "checked": 0},
+                                                 free="_id recipe")}
     providers = {"recipes/recipes": store.recipe_rows, "recipes/favorites": store.favorite_rows,
                  "recipes/shopping_list": store.shopping_rows}
     static_tables = frozenset({"recipes/recipes"})

@@ -13,6 +13,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.rides import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -36,6 +37,15 @@ class RidesApp(App):
                "receipt": screens.receipt, "ride": screens.ride, "account": screens.account}
     #: the places and the rate card never change in an episode; trips and scheduled rides
     #: are the rider's data
+    #: a ride is where from, where to and the type (Economy unless changed), and when for a
+    #: scheduled one; names, prices, driver and status are the app's
+    new_rows = {"rides/scheduled": new_row({"pickup_key": GIVEN, "dropoff_key": GIVEN,
+                                            "type": "Economy", "pickup_at": GIVEN},
+                                           free="_id pickup dropoff estimate status"),
+                "rides/trips": new_row({"pickup_key": GIVEN, "dropoff_key": GIVEN,
+                                        "type": "Economy", "tip": 0.0},
+                                       free="_id pickup dropoff start miles minutes fare fee "
+                                            "total status driver car plate eta")}
     providers = {"rides/places": store.place_rows, "rides/types": store.type_rows,
                  "rides/trips": store.trip_rows, "rides/scheduled": store.scheduled_rows}
     static_tables = frozenset({"rides/places", "rides/types"})

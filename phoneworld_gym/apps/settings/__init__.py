@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.settings import screens, screens_time, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -28,6 +29,8 @@ class SettingsApp(App):
                   surface_container=(237, 241, 250), surface_high=(225, 229, 240))
     main_screen = "main"
     screens = {**screens.SCREENS, **screens_time.SCREENS}
+    new_rows = {"settings_app/notifications": new_row({"_id": GIVEN, "notifications": 0},
+                                                      free="")}
     providers = {"settings_app/notifications": store.notification_rows,
                  "settings_app/zen_schedules": store.schedule_rows,
                  "settings_app/time_zone": store.time_zone_rows}

@@ -13,6 +13,7 @@ import numpy as np
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.shopping import screens, store, tables
 from phoneworld_gym.apps.shopping.screens_common import THEME
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 
 
@@ -34,6 +35,21 @@ class ShoppingApp(App):
               {"title": "Get 10% off with Prime Card",
                "text": "Apply in two minutes and save on today's order.",
                "action": "Apply now"})
+    #: a cart line is a product, its options and a count; an address is typed in (labelled
+    #: Other unless named); an order is its lines, address and delivery (the card is the saved
+    #: default unless changed); names, prices, totals, dates and status are the shop's
+    new_rows = {"shopping/cart": new_row({"product_id": GIVEN, "options": {}, "qty": 1},
+                                         free="_id name price position"),
+                "shopping/wishlist": new_row({"_id": GIVEN}, free="name position"),
+                "shopping/addresses": new_row({"label": "Other", "name": GIVEN, "street": GIVEN,
+                                               "city": GIVEN, "state": GIVEN, "zip": GIVEN,
+                                               "is_default": 0},
+                                              text="label name city state zip",
+                                              address="street"),
+                "shopping/orders": new_row({"items": GIVEN, "address": GIVEN,
+                                            "delivery": "Standard", "return_reason": ""},
+                                           free="_id date status payment subtotal shipping "
+                                                "total")}
     providers = tables.PROVIDERS
     static_tables = tables.STATIC_TABLES
     fixtures = tables.FIXTURES

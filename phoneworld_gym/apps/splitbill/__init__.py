@@ -9,6 +9,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.splitbill import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -31,6 +32,10 @@ class SplitBillApp(App):
                   outline_variant=(205, 208, 225))
     main_screen = "home"
     screens = {"home": screens.home, "new": screens.new, "result": screens.result}
+    #: a split is a title ("Bill" when left empty), a total and a group; the head count
+    #: and each share follow from them
+    new_rows = {"splitbill/splits": new_row({"title": "Bill", "total": GIVEN, "group": GIVEN},
+                                            free="_id people each", text="title")}
     providers = {"splitbill/splits": store.split_rows}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:

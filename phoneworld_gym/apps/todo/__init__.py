@@ -10,6 +10,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.todo import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -28,6 +29,9 @@ class TodoApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "edit": screens.edit, "search": screens.search,
                "new_list": screens.new_list}
+    new_rows = {"todo/tasks": new_row({"list_id": GIVEN, "title": GIVEN, "notes": "",
+                                       "due": "", "priority": 0, "starred": 0, "done": 0},
+                                      text="title notes")}
     providers = {"todo/tasks": store.task_rows, "todo/lists": store.list_rows}
     fixtures = {"add_task": store.add_task_fixture}
 

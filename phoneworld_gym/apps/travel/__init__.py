@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.travel import screens, screens_book, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -33,6 +34,13 @@ class TravelApp(App):
                "results": screens.results, "filters": screens.filters,
                "hotel": screens_book.hotel, "details": screens_book.details,
                "review": screens_book.review, "booking": screens_book.booking}
+    #: a booking is the room, the dates and the guests (2 unless changed); the guest name is
+    #: filled in with the owner's; names, nights, price, status and confirmation follow
+    new_rows = {"travel/bookings": new_row({"hotel_id": GIVEN, "room_id": GIVEN,
+                                            "checkin": GIVEN, "checkout": GIVEN, "guests": 2},
+                                           free="_id hotel city room nights guest_name total "
+                                                "status confirmation", text="guest_name"),
+                "travel/saved": new_row({"_id": GIVEN}, free="hotel city")}
     providers = {"travel/hotels": store.hotel_rows, "travel/rooms": store.room_rows,
                  "travel/bookings": store.booking_rows, "travel/saved": store.saved_rows,
                  "travel/searches": store.search_rows, "travel/account": store.account_rows}

@@ -11,6 +11,7 @@ import numpy as np
 
 from phoneworld_gym.app import App, register_app
 from phoneworld_gym.apps.weather import screens, store
+from phoneworld_gym.device import GIVEN, new_row
 from phoneworld_gym.life import Life
 from phoneworld_gym.ui.widgets import Theme
 
@@ -33,6 +34,8 @@ class WeatherApp(App):
     network_screens = ("main", "day")
     promos = ({"title": "Go ad-free", "text": "Weather Premium: no ads, 15-day forecasts and "
                "severe-weather alerts.", "action": "Try free"},)
+    new_rows = {"weather/cities": new_row({"name": GIVEN, "home": 0}, free="_id region",
+                                          text="name")}
     providers = {"weather/cities": store.city_rows, "weather/settings": store.settings_rows,
                  "weather/forecast": store.forecast_rows}
     static_tables = frozenset({"weather/forecast"})
