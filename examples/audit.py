@@ -2,12 +2,18 @@
 
     python examples/audit.py            # every audit
     python examples/audit.py --quick    # fewer random malformed actions
+    python examples/audit.py --rewards  # only the both-ways reward audit, every task
+    python examples/audit.py --rewards --tasks ClockEarliestAlarm --seeds 3
 
 - tasks that run on a real phone, by construction (run with a phone's verbs and probes only);
 - damage pairs: a task's oracle, another task's changes, the task's report -> must score 0;
 - answer attacks: negated, hedged and listed answers on every information-retrieval task;
 - malformed actions: every one must raise ValueError, nothing else;
-- distinct goals per template over 100 seeds.
+- distinct goals per template over 100 seeds;
+- the reward audit that tries both ways (:mod:`phoneworld_gym.reward_audit`): false positives
+  (texts that do not state the fact, rows with a settable column changed, work done twice or
+  undone, hedged/bounded/random-word answers) and false negatives (friendly texts, natural
+  answers, a detour first, text typed in lower case), counted by category.
 """
 
 from __future__ import annotations
@@ -54,10 +60,44 @@ def answer_attacks(seeds: range = range(3)) -> tuple[int, int]:
     return tried, won
 
 
+def reward_audit(task_ids: list[str], seeds: int) -> int:
+    """Print the both-ways audit by category and every wrong verdict; return their count."""
+    from phoneworld_gym.reward_audit import audit_task, summary
+
+    probes = []
+    t0 = time.perf_counter()
+    for i, tid in enumerate(task_ids):
+        got = audit_task(tid, range(seeds))
+        probes += got
+        for p in got:
+            if p.wrong:
+                print(f"  WRONG {p.kind} {tid} seed {p.seed}: {p.what} -> {p.got} "
+                      f"(want {p.want}) {p.failure[:120]}", flush=True)
+        if (i + 1) % 25 == 0:
+            print(f"  ... {i + 1}/{len(task_ids)} tasks, {time.perf_counter() - t0:.0f} s",
+                  flush=True)
+    table = summary(probes)
+    print(f"\nreward audit: {len(task_ids)} tasks x {seeds} seed(s), {len(probes)} probes, "
+          f"{time.perf_counter() - t0:.0f} s")
+    print(f"{'category':24s} {'FP tried':>9s} {'FP':>5s} {'FN tried':>9s} {'FN':>5s}")
+    for cat, row in sorted(table.items()):
+        print(f"{cat:24s} {row['fp_tried']:9d} {row['fp']:5d} {row['fn_tried']:9d} "
+              f"{row['fn']:5d}")
+    tot = {k: sum(r[k] for r in table.values()) for k in ("fp_tried", "fp", "fn_tried", "fn")}
+    print(f"{'all':24s} {tot['fp_tried']:9d} {tot['fp']:5d} {tot['fn_tried']:9d} "
+          f"{tot['fn']:5d}")
+    return tot["fp"] + tot["fn"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--rewards", action="store_true", help="only the both-ways reward audit")
+    ap.add_argument("--tasks", nargs="*", help="task ids for --rewards (default: all)")
+    ap.add_argument("--seeds", type=int, default=1, help="seeds per task for --rewards")
     a = ap.parse_args()
+    if a.rewards:
+        raise SystemExit(1 if reward_audit(a.tasks or list(all_tasks()), a.seeds) else 0)
     t0 = time.perf_counter()
     tasks = all_tasks()
     ready = [phone_ready(t) for t in tasks]

@@ -133,13 +133,16 @@ HEDGES = frozenset("""
     approximately approx roughly around about almost nearly estimate estimated somewhere
     something someone somebody anything whatever whichever else than least between etc
     hopefully if unless depends depending ish
+    over under above below beyond max maximum minimum tops upwards near nearby
 """.split())
 
 ALTERNATIVES = frozenset("or either whether vs versus alternatively otherwise".split())
 
 #: multi-word hedges whose words are harmless alone
 HEDGE_PHRASES = ("not sure", "pretty sure", "fairly sure", "quite sure", "sort of", "kind of",
-                 "at most", "up to", "give or take", "or so", "i'd say", "i would say")
+                 "at most", "up to", "give or take", "or so", "i'd say", "i would say",
+                 "close to", "more than", "less than", "fewer than", "north of", "south of",
+                 "just kidding")
 
 #: characters that mark alternatives, doubt or bounds wherever they stand
 EVASIVE_CHARS = {"?": "question mark", "/": "alternatives ('/')", "|": "alternatives ('|')",
@@ -269,8 +272,7 @@ IRREGULAR = {
     "rode": "ride", "ridden": "ride", "ate": "eat", "eaten": "eat", "held": "hold",
     "kept": "keep", "won": "win", "lost": "lose", "began": "begin", "begun": "begin",
     "found": "find", "cost": "cost", "slept": "sleep", "heard": "hear", "built": "build",
-    "bigger": "big", "biggest": "big", "hotter": "hot", "hottest": "hot", "best": "good",
-    "better": "good", "most": "many", "more": "many", "least": "few", "fewer": "few",
+    "bigger": "big", "biggest": "big", "hotter": "hot", "hottest": "hot",
 }
 
 #: number words an answer may give its value in ("two unread chats")
@@ -642,13 +644,16 @@ class PhoneMatch:
     def match(self, answer: str, expected: Any, goal: str = "") -> bool:
         value, _ = unwrap(expected)
         text = fold(answer)
-        found = list(_PHONE.finditer(text))
+        g = _goal(goal)
+        every = list(_PHONE.finditer(text))
+        # numbers the goal holds (an order number) are context, not a second phone number
+        found = [m for m in every if _num_key(digits(m.group())) not in g.numbers]
         if len(found) != 1:
             return False
         a, e = digits(found[0].group()), digits(str(value))
         if not a or not e:
             return False
-        if rest_is_fine(_blank(text, [found[0].span()]), goal, PHONE_WORDS) is not None:
+        if rest_is_fine(_blank(text, [m.span() for m in every]), goal, PHONE_WORDS) is not None:
             return False
         if len(a) >= 10 and len(e) >= 10:
             return a[-10:] == e[-10:] and abs(len(a) - len(e)) <= 1
@@ -680,6 +685,14 @@ def attacks(expected_text: str, others: Sequence[str]) -> list[str]:
         f"I think it's {x} but I'm unsure", f"~{x}", f"{x} (approximately)",
         f"It seems to be {x}", f"Hmm, {x} perhaps", f"Either {x} or something else",
         f"{x}, unless it's something else", f"{x}... or not",
+        # bounds, closeness, retractions and extra values the filler rule must refuse
+        f"I doubt it is {x}", f"close to {x}", f"over {x}", f"under {x}", f"{x} max",
+        f"at least {x}", f"more than {x}", f"less than {x}", f"{x} tops",
+        f"{x}-ish", f"nearly {x}", f"{x} or so", f"{x} give or take", f"{x} lol jk",
+        f"{x} jk", f"{x}, four, five", f"{x} and 7", f"{x} plus or minus one",
+        f"{x}, don't quote me", f"{x} at the very least", f"roughly {x}", f"{x} (a guess)",
+        f"{x}, probably more", f"{x} or more", f"{x} or fewer", f"somewhere near {x}",
+        f"{x} would be my guess", f"no more than {x}", f"{x} give or take a few",
     ]
     for o in others:
         out += [
@@ -697,4 +710,33 @@ def attacks(expected_text: str, others: Sequence[str]) -> list[str]:
             cands = [*others[:i], x, *others[i:]]
             out += [" ".join(cands), ", ".join(cands), "\n".join(cands), " / ".join(cands),
                     " or ".join(cands), "; ".join(cands), f"One of: {', '.join(cands)}"]
+    return list(dict.fromkeys(out))
+
+
+#: everyday words that are neither filler nor a descriptor: wrapped around a right value they
+#: make an answer that says something else, which must not score
+NOISE = tuple("""
+    banana window purple doubt close over under max lol jk honestly weird random guessing
+    somewhere basically kinda sorta literally whatever pizza weekend blue forgot wait hmm
+    idk tbh probably definitely huge tiny fast slow bright cold warm happy sad friend maybe
+    nearly almost roughly beyond below above less more least most plus minus extra
+    another different other wrong right-ish again twice half double triple seven nine
+""".split())
+
+
+def random_phrasings(expected_text: str, seed: int = 0, n: int = 20, goal: str = ""
+                     ) -> list[str]:
+    """``n`` answers that wrap the right value in 1-3 random :data:`NOISE` words (none of the
+    goal's own words), before, after or around it. None may score."""
+    import random
+
+    g = _goal(goal)
+    words = [w for w in NOISE if stem(w) not in g.stems and w not in FILLER]
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        k = rng.randint(1, 3)
+        picked = [rng.choice(words) for _ in range(k)]
+        cut = rng.randint(0, k)
+        out.append(" ".join([*picked[:cut], expected_text, *picked[cut:]]))
     return list(dict.fromkeys(out))

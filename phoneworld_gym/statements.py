@@ -286,13 +286,62 @@ def _as_key(v: Any) -> str:
     return " ".join(w for w, _, _ in _canon_words(fold(str(v))))
 
 
+#: while the audit records (:func:`recorded`), every statement check a verifier builds
+_RECORDING: list[list[_States]] = []
+
+
+class recorded:
+    """A context manager that collects the statement checks built inside it, so the audit can
+    find which written texts a task's verifier judges and try other texts in their place."""
+
+    def __enter__(self) -> list[_States]:
+        _RECORDING.append([])
+        return _RECORDING[-1]
+
+    def __exit__(self, *exc: object) -> None:
+        _RECORDING.pop()
+
+
 class _States:
     def __init__(self, fact: Any, kind: str, others: tuple[Any, ...], tol: float):
         self.fact, self.kind, self.others, self.tol = fact, kind, others, tol
         statement_failure("", fact, kind, others, tol)  # a bad kind or fact fails here
+        #: while recorded: the texts this check accepted (the audit replaces those)
+        self.accepted: list[str] = []
+        self._recording = bool(_RECORDING)
+        if _RECORDING:
+            _RECORDING[-1].append(self)
+
+    def fact_text(self, body: str) -> str | None:
+        """How ``body`` (a text that states the fact) words it: "10:55am", "250 Maple St"."""
+        text = fold(body)
+        spans = _finder(self.kind, self.fact, self.tol)(text)
+        return text[spans[0][0]:spans[0][1]] if spans else None
+
+    def other_texts(self) -> list[str]:
+        """The competing values written as a person would."""
+        out = []
+        for o in self.others:
+            if self.kind == "text" and _as_key(o) == _as_key(self.fact):
+                continue
+            if self.kind == "time":
+                h, m = _as_time(o)
+                out.append(f"{(h % 12) or 12}:{m:02d} {'PM' if h >= 12 else 'AM'}")
+            elif self.kind == "date":
+                out.append(_as_date(o).strftime("%B %d").replace(" 0", " "))
+            elif self.kind == "money":
+                out.append(f"${float(o):.2f}")
+            elif isinstance(o, (tuple, list)):
+                out.append(str(o[0]))
+            else:
+                out.append(str(o))
+        return out
 
     def __call__(self, body: Any) -> bool:
-        return statement_failure(body, self.fact, self.kind, self.others, self.tol) is None
+        ok = statement_failure(body, self.fact, self.kind, self.others, self.tol) is None
+        if ok and self._recording:
+            self.accepted.append(body)
+        return ok
 
     def why(self, body: Any) -> str | None:
         return statement_failure(body, self.fact, self.kind, self.others, self.tol)

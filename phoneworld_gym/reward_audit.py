@@ -1,0 +1,379 @@
+"""An audit of the rewards that tries both ways: wrong episodes that must score 0 (false
+positives) and right ones that must score 1 (false negatives), for every task.
+
+Each probe plays a task's oracle up to its final report, then asks the task's own verifier
+about the phone as it is, or as it would be after a small change, and compares the verdict
+with what a careful person would say:
+
+- **false-positive attacks** (must score 0): a sent text that mentions the fact without
+  stating it (negated, hedged, one of several candidates, beside a competing value); a row the
+  task creates or edits with one settable column changed; the work done twice (its new rows
+  twice); the work undone (the changed tables back as they started); a right answer hedged,
+  bounded, retracted or wrapped in random words;
+- **false-negative probes** (must score 1): friendly texts that state the fact; the answer in
+  natural sentences and other common formats; text typed in another case; a detour through
+  another app before the work.
+
+The state-level probes change the rows the verifier reads (a view over the real probe), not
+the phone, so one oracle run serves many probes; the detour and case probes replay the oracle
+through ``env.step``. ``examples/audit.py --rewards`` prints the counts by category.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, cast
+
+from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.device import Device, Row
+from phoneworld_gym.matchers import (
+    DateMatch,
+    NumberMatch,
+    PhoneMatch,
+    TimeMatch,
+    attacks,
+    random_phrasings,
+)
+from phoneworld_gym.statements import false_statements, recorded, true_statements
+from phoneworld_gym.task import Task, get_task
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    """One try: what was done, the score a careful person expects, and what the verifier
+    gave (``failure`` is the verifier's reason when it gave 0)."""
+
+    task: str
+    category: str
+    seed: int
+    kind: str  #: "fp:text", "fp:row", "fp:twice", "fp:undone", "fp:answer", "fn:..."
+    what: str
+    want: float
+    got: float
+    failure: str = ""
+
+    @property
+    def wrong(self) -> bool:
+        return self.got != self.want
+
+
+# -- a view of the phone with some tables replaced ----------------------------------------------
+class _ProbeView:
+    """The device's probe, with ``tables`` in place of what the phone holds."""
+
+    def __init__(self, probe: Any, tables: Mapping[str, list[Row]]):
+        self._probe, self._tables = probe, tables
+
+    def snapshot(self) -> Mapping[str, list[Row]]:
+        return self._tables
+
+    def query(self, table: str) -> list[Row]:
+        if table in self._tables:
+            return copy.deepcopy(self._tables[table])
+        return cast(list[Row], self._probe.query(table))
+
+    def contacts(self) -> list[Row]:
+        return self.query("contacts")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._probe, name)
+
+
+class _DeviceView:
+    def __init__(self, device: Any, tables: Mapping[str, list[Row]]):
+        self._device, self._view = device, _ProbeView(device.probe, tables)
+
+    @property
+    def probe(self) -> _ProbeView:
+        return self._view
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._device, name)
+
+
+def _verdict(task: Task, device: Any, tables: Mapping[str, list[Row]] | None,
+             report: AgentReport) -> tuple[float, str]:
+    """The task's verdict on the phone (or on ``tables`` in its place); the task's baseline
+    is left as it was."""
+    dev = device if tables is None else _DeviceView(device, tables)
+    score = float(task.verify(cast(Device, dev), report))
+    return score, task.failure
+
+
+def _report(final: Action) -> AgentReport:
+    if final.action_type == "answer":
+        return AgentReport(status="complete", answer=final.text)
+    return AgentReport(status=final.goal_status)
+
+
+# -- the rows a task's oracle made ------------------------------------------------------------
+def _declared(table: str) -> Any:
+    """The table's new-row declaration (settable columns and their defaults, free columns),
+    or None when it has none."""
+    try:
+        from phoneworld_gym.device import COMMON_NEW_ROWS  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - older trees
+        return None
+    if table in COMMON_NEW_ROWS:
+        return COMMON_NEW_ROWS[table]
+    from phoneworld_gym.app import get_app
+
+    app_name = table.split("/", 1)[0]
+    try:
+        app = get_app(app_name)
+    except KeyError:
+        return None
+    return getattr(app, "new_rows", {}).get(table)
+
+
+def _perturb(v: Any) -> Any:
+    """A value a user could have set instead of ``v`` (None when there is no obvious one)."""
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, int):
+        return 1 - v if v in (0, 1) else v + 1
+    if isinstance(v, float):
+        return round(v + 1.0, 2)
+    if isinstance(v, str):
+        if re.fullmatch(r"\+?[\d\s().\-]{7,}", v):  # a phone number: another number
+            i = max(i for i, ch in enumerate(v) if ch.isdigit())
+            return v[:i] + str((int(v[i]) + 1) % 10) + v[i + 1:]
+        return "something else" if v.strip().lower() != "something else" else "another thing"
+    if isinstance(v, list) and v:
+        return v[:-1]
+    return None
+
+
+def _row_probes(task: Task, device: Any, report: AgentReport) -> Iterator[tuple[str, str, dict]]:
+    """(kind, what, tables): the phone with one settable column of one new or edited row
+    changed; with the new rows twice; with the work undone."""
+    assert task.diff is not None
+    after = task.diff.after
+    for name in task.diff.changed_tables():
+        t = task.diff.table(name)
+        if t.reordered and not (t.added or t.changed or t.removed):
+            continue
+        decl = _declared(name)
+        free = set(getattr(decl, "free", {"_id"})) if decl is not None else None
+        rows = list(after[name])
+        ids = [r.get("_id") for r in rows]
+        for new in t.added:
+            if free is None:
+                continue  # an undeclared table: which columns are settable is unknown
+            i = ids.index(new.get("_id"))
+            for col, val in new.items():
+                if col in free or col == "_id":
+                    continue
+                alt = _perturb(val)
+                if alt is None:
+                    continue
+                changed = [dict(r) for r in rows]
+                changed[i][col] = alt
+                yield "fp:row", f"{name} new row {col}={alt!r:.40}", {**after_map(after),
+                                                                      name: changed}
+            twice = [*rows, {**new, "_id": f"{new.get('_id')}-again"}]
+            yield "fp:twice", f"{name} new row added twice", {**after_map(after), name: twice}
+        for b, a in t.changed:
+            i = ids.index(a.get("_id"))
+            for col in sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k)):
+                alt = _perturb(a.get(col))
+                if alt is None or alt == b.get(col):
+                    continue
+                changed = [dict(r) for r in rows]
+                changed[i][col] = alt
+                yield "fp:row", f"{name} row {a.get('_id')} {col}={alt!r:.40}", \
+                    {**after_map(after), name: changed}
+        yield "fp:undone", f"{name} back as it started", \
+            {**after_map(after), name: list(task.diff.before.get(name, []))}
+
+
+def after_map(after: Mapping[str, list[Row]]) -> dict[str, list[Row]]:
+    """A plain copy of a snapshot's tables (the rows are read once)."""
+    return {k: after[k] for k in after}
+
+
+# -- written texts ------------------------------------------------------------------------------
+def _text_probes(task: Task, device: Any, report: AgentReport, checks: list[Any]
+                 ) -> Iterator[tuple[str, str, float, dict]]:
+    """For every statement check the verifier built: the body the oracle wrote replaced by
+    texts that do not state the fact (want 0) and by friendly ones that do (want 1)."""
+    assert task.diff is not None
+    after = task.diff.after
+    for name in task.diff.changed_tables():
+        rows = list(after[name])
+        for new in task.diff.table(name).added:
+            for col, val in new.items():
+                if not isinstance(val, str):
+                    continue
+                for st in checks:
+                    if val not in st.accepted or not st(val):
+                        continue
+                    said = st.fact_text(val)
+                    if said is None:
+                        continue
+                    i = rows.index(new)
+                    for want, texts in ((0.0, false_statements(said, st.other_texts())),
+                                        (1.0, true_statements(said))):
+                        for text in texts:
+                            changed = [dict(r) for r in rows]
+                            changed[i][col] = text
+                            yield ("fp:text" if want == 0 else "fn:text"), \
+                                f"{name}.{col} = {text!r:.60}", want, \
+                                {**after_map(after), name: changed}
+
+
+# -- answers ------------------------------------------------------------------------------------
+_QUESTION_WORDS = frozenset("""
+    what which who whom whose when where how does do did is are was were many much tell me
+    please find look up check give can could would you i in my of the
+""".split())
+
+
+_CALENDAR_WORDS = frozenset("""
+    monday tuesday wednesday thursday friday saturday sunday january february march april may
+    june july august september october november december
+""".split())
+
+
+def echo(goal: str) -> str:
+    """The goal's question turned into the words of a statement, as people answer: its last
+    sentence without question words, names, lists and asides ("Which of Austin, Eugene or
+    Albany will be warmest on Thursday?" -> "will be warmest on thursday")."""
+    sentences = re.split(r"(?<=[.!?])\s+", goal.strip())
+    last = next((x for x in reversed(sentences) if x.endswith("?")), sentences[-1])
+    last = re.sub(r"\([^)]*\)|:.*$|\?", " ", last)
+    words: list[str] = []
+    for i, w in enumerate(re.findall(r"[\w'-]+", last)):
+        if w.lower() in _QUESTION_WORDS and not words:
+            continue  # leading question words
+        name = w[:1].isupper() and i > 0 and w.lower() not in _CALENDAR_WORDS
+        if name or w.lower() in ("or", "and") or any(ch.isdigit() for ch in w):
+            continue
+        words.append(w.lower())
+    return " ".join(words)
+
+
+def natural_answers(task: Task, right: str) -> list[str]:
+    """The right answer as people write it: in sentences made of filler and the goal's own
+    words, and in other common forms of its kind."""
+    out = [right, f"It's {right}.", f"The answer is {right}.", f"{right}!", right.lower()]
+    said = echo(task.goal)
+    if said:
+        out += [f"{right} {said}.", f"{said}: {right}"]
+    m = task.answer_matcher
+    if isinstance(m, TimeMatch):
+        out += [right.replace(" ", "").lower(), f"At {right}"]
+    if isinstance(m, NumberMatch):
+        out += [f"{right} in total"]
+    if isinstance(m, (DateMatch, PhoneMatch)):
+        out += [f"It's {right}"]
+    return list(dict.fromkeys(out))
+
+
+def answer_probes(task: Task, right: str, seed: int) -> Iterator[tuple[str, str, float]]:
+    """(kind, answer, want) for an answer task."""
+    for a in natural_answers(task, right):
+        yield "fn:answer", a, 1.0
+    for a in [*attacks(right, []), *random_phrasings(right, seed, 20, task.goal)]:
+        yield "fp:answer", a, 0.0
+
+
+# -- one task -----------------------------------------------------------------------------------
+def _env(task_id: str) -> Any:
+    from phoneworld_gym.env import PhoneEnv
+
+    return PhoneEnv(tasks=task_id, obs_mode="a11y", max_steps=500)
+
+
+def _play(env: Any, seed: int, before: Sequence[Action] = (), typed: Any = None
+          ) -> tuple[Action | None, str]:
+    """Reset, step ``before``, then the oracle up to its final report (``typed`` rewrites
+    the text of every ``input_text``); return the final action, or None and why."""
+    env.reset(seed=seed)
+    for a in before:
+        env.step(a)
+    try:
+        for a in env.oracle():
+            if a.action_type in ("status", "answer"):
+                return a, ""
+            if typed is not None and a.action_type == "input_text" and a.text:
+                a = dataclasses.replace(a, text=typed(a.text))
+            _, _, term, trunc, info = env.step(a)
+            if term or trunc:
+                return None, "the episode ended early"
+    except Exception as e:  # noqa: BLE001 - an oracle that cannot follow a variant is no verdict
+        return None, f"{type(e).__name__}: {e}"
+    return None, "the oracle gave no final report"
+
+
+def audit_task(task_id: str, seeds: range = range(1), replays: bool = True) -> list[Probe]:
+    """Every probe of one task on each seed (see the module docstring)."""
+    cls = get_task(task_id)
+    out: list[Probe] = []
+    env = _env(task_id)
+    try:
+        for seed in seeds:
+            final, why = _play(env, seed)
+            if final is None:
+                out.append(Probe(task_id, cls.category, seed, "fn:oracle", why, 1.0, 0.0, why))
+                continue
+            task, device = env.task, env.task_device
+            report = _report(final)
+
+            def add(kind: str, what: str, want: float, got: float, failure: str,
+                    seed: int = seed) -> None:
+                out.append(Probe(task_id, cls.category, seed, kind, what, want, got, failure))
+
+            with recorded() as checks:
+                got, failure = _verdict(task, device, None, report)
+            add("fn:oracle", "the oracle's episode", 1.0, got, failure)
+            if got != 1.0:
+                continue
+            if cls.answer_matcher is not None and final.text is not None:
+                for kind, text, want in answer_probes(task, final.text, seed):
+                    g, f = _verdict(task, device, None, AgentReport("complete", text))
+                    add(kind, text, want, g, f)
+            else:
+                task.verify(cast(Device, device), report)  # refresh the diff
+                for kind, what, want, tables in _text_probes(task, device, report, checks):
+                    g, f = _verdict(task, device, tables, report)
+                    add(kind, what, want, g, f)
+                task.verify(cast(Device, device), report)
+                for kind, what, tables in list(_row_probes(task, device, report)):
+                    g, f = _verdict(task, device, tables, report)
+                    add(kind, what, 0.0, g, f)
+            if replays:
+                for kind, what, before, typed in _replay_variants(cls, env):
+                    fin, why = _play(env, seed, before, typed)
+                    if fin is None:
+                        continue  # the variant cannot be played (the oracle lost its way)
+                    _, r, *_ = env.step(fin)
+                    add(kind, what, 1.0, float(r), env.task.failure)
+    finally:
+        env.close()
+    return out
+
+
+def _replay_variants(cls: type[Task], env: Any) -> Iterator[tuple[str, str, list[Action], Any]]:
+    """(kind, what, actions before the oracle, a rewrite of typed text) that a right episode
+    may take."""
+    others = [a for a in ("clock", "calculator", "weather", "notes") if a not in cls.apps]
+    if others:
+        yield ("fn:detour", f"open {others[0]} first, then home",
+               [Action("open_app", app_name=others[0]), Action("navigate_home")], None)
+    if cls.answer_matcher is None and not getattr(cls, "exact_text", False):
+        yield "fn:case", "typed text in lower case", [], str.lower
+
+
+def summary(probes: list[Probe]) -> dict[str, dict[str, int]]:
+    """Per category: tries and wrong verdicts, false positives and negatives apart."""
+    out: dict[str, dict[str, int]] = {}
+    for p in probes:
+        row = out.setdefault(p.category, {"fp_tried": 0, "fp": 0, "fn_tried": 0, "fn": 0})
+        side = "fp" if p.kind.startswith("fp") else "fn"
+        row[f"{side}_tried"] += 1
+        row[side] += int(p.wrong)
+    return out
