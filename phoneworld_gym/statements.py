@@ -152,8 +152,7 @@ def _finder(kind: str, value: Any, tol: float) -> Callable[[str], list[Span]]:
         return lambda text: [m.span() for m in _PHONE.finditer(text)
                              if len(digits(m.group())) >= 7
                              and digits(m.group())[-10:] == want_p]
-    forms = value if isinstance(value, (tuple, list)) else (value,)
-    forms = sorted((str(f) for f in forms), key=len, reverse=True)
+    forms = sorted(_street_forms(value), key=len, reverse=True)
 
     def text_spans(text: str) -> list[Span]:
         out: list[Span] = []
@@ -195,7 +194,7 @@ def _clause_evasion(clause: str) -> str | None:
     toks = re.findall(r"\x00|[^\W_]+(?:'[^\W_]+)*", clause)
     for i, w in enumerate(toks):
         if w == _FACT:
-            near = toks[max(0, i - 3):i] + toks[i + 1:i + 3]
+            near = toks[max(0, i - 5):i] + toks[i + 1:i + 3]
             hit = next((x for x in near if x in _NEAR_HEDGES), None)
             if hit:
                 return f"hedge ({hit!r})"
@@ -272,12 +271,14 @@ def statement_failure(body: Any, fact: Any, kind: str = "text", others: Iterable
 
 
 def _street_forms(v: Any) -> tuple[str, ...]:
-    """A competing place and its first line ("17 Oak Avenue, Springfield" and "17 Oak
-    Avenue"), so naming the street alone still counts as naming it."""
+    """A place and its street line ("17 Oak Avenue, Springfield" and "17 Oak Avenue"): a
+    person texting where something is names the street, and naming a competing street alone
+    still names it."""
     forms = tuple(str(x) for x in v) if isinstance(v, (tuple, list)) else (str(v),)
     heads = tuple(f.split(",")[0].strip() for f in forms
-                  if "," in f and len(f.split(",")[0].split()) >= 2)
-    return forms + heads
+                  if "," in f and len(f.split(",")[0].split()) >= 2
+                  and any(ch.isdigit() for ch in f.split(",")[0]))
+    return tuple(dict.fromkeys(forms + heads))
 
 
 def _as_key(v: Any) -> str:
