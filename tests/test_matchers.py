@@ -265,6 +265,12 @@ def test_single_value_rules() -> None:
     assert not TimeMatch().match("14:05, 15:05", "14:05")
     assert not PhoneMatch().match("415-555-0132, 415-555-0199", "+1 415-555-0132")
     assert not ListMatch().match("Alice, Bob, Carol or Dave", ["Alice", "Bob", "Carol"])
+    # the review's: a second date or a bare second time is a second value; the project's own
+    # answer_text for 20:00 is a right answer
+    assert not DateMatch().match("2026-03-14, 15 March", "2026-03-14")
+    assert not TimeMatch().match("14:05, 1430", "14:05")
+    assert TimeMatch().match(answer_text(dt.time(20, 0)), dt.time(20, 0))
+    assert answer_text(dt.time(20, 0)) == "20:00:00"
 
 
 # -- hypothesis: random strings of words -----------------------------------------------------
