@@ -289,7 +289,7 @@ def stem(word: str) -> str:
     if len(w) > 4 and w.endswith("ies"):
         w = w[:-3] + "y"
     else:
-        for suf in ("ing", "est", "ed", "er", "es", "s"):
+        for suf in ("ing", "ed", "es", "s"):
             if len(w) > len(suf) + 2 and w.endswith(suf):
                 w = w[:-len(suf)]
                 break
