@@ -273,11 +273,27 @@ def natural_answers(task: Task, right: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_LISTED = re.compile(r"((?:[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*, )+[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*,? "
+                     r"(?:or|and) [A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*)")
+
+
+def listed_candidates(goal: str) -> list[str]:
+    """Names the goal offers to choose from ("Which of Austin, Eugene or Albany ...")."""
+    out: list[str] = []
+    for m in _LISTED.finditer(goal):
+        out += [p.strip() for p in re.split(r",\s*(?:or |and )?|\s(?:or|and)\s", m.group(1))
+                if p.strip()]
+    return out
+
+
 def answer_probes(task: Task, right: str, seed: int) -> Iterator[tuple[str, str, float]]:
-    """(kind, answer, want) for an answer task."""
+    """(kind, answer, want) for an answer task: natural forms of the right answer must pass;
+    attacks built from it, random words around it, and the right answer beside another
+    candidate the goal lists must fail."""
     for a in natural_answers(task, right):
         yield "fn:answer", a, 1.0
-    for a in [*attacks(right, []), *random_phrasings(right, seed, 20, task.goal)]:
+    others = [c for c in listed_candidates(task.goal) if c.lower() != right.lower()]
+    for a in [*attacks(right, others[:2]), *random_phrasings(right, seed, 20, task.goal)]:
         yield "fp:answer", a, 0.0
 
 
