@@ -15,11 +15,19 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import chats, choice, in_chat, last_text, open_chat, to_list
 
 
+#: what the messages that arrive at setup (ChatCountUnread) say
+ARRIVALS = ("Are you free later?", "Call me when you can", "Running 10 min late",
+            "Did you see this?", "Thanks again!", "See you soon")
+
+
 @register_task
 class ChatCountUnread(Task):
     """Count the unread messages over all chats (the title and the Chats tab show it).
 
-    Fewer goals: the template has no params; the count varies with the seed."""
+    Zero to eight more messages (a drawn number) arrive unread in direct chats at setup: the
+    seeded worlds alone left three unread on over half the seeds, so "3" won blind.
+
+    Fewer goals: the template has no params to fill; the count varies with the seed."""
 
     id = "ChatCountUnread"
     apps = ("chat",)
@@ -27,6 +35,8 @@ class ChatCountUnread(Task):
     difficulty = "easy"
     optimal_steps = 2
     answer_matcher = NumberMatch()
+    #: [chat title, body] of each message that arrives unread at setup
+    params_schema = {"arrivals": list}
     template = "How many unread messages do I have in Chat?"
     paraphrases = {
         "train": ("Count my unread Chat messages.",
@@ -34,6 +44,18 @@ class ChatCountUnread(Task):
         "test": ("Without opening any conversation, tell me how many Chat messages I "
                  "haven't read yet.",),
     }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        direct = [r["title"] for r in probe.query("chat/chats") if r["kind"] == "direct"]
+        n = int(rng.integers(0, 9)) if direct else 0
+        return {"arrivals": [[direct[int(rng.integers(len(direct)))],
+                              ARRIVALS[int(rng.integers(len(ARRIVALS)))]] for _ in range(n)]}
+
+    def setup(self, device: Device) -> None:
+        for k, (title, body) in enumerate(self.params["arrivals"]):
+            device.fixture("chat", "receive", chat=title, sender=title, body=body,
+                           minutes_ago=2 + k)
 
     def expected_answer(self, device: Device) -> Any:
         return sum(int(c["unread"]) for c in self.before("chat/chats"))

@@ -52,7 +52,7 @@ def main(ctx: Ctx) -> View | Page:
     th = ctx.theme
     st = ctx.store
     c = shown_city(ctx)
-    days = ws.forecast(c["name"])
+    days = ws.forecast(c["name"], seed=ws.forecast_seed(st))
     today = days[0]
     offset, on_scroll = ctx.scroll()
     head = Column([
@@ -60,7 +60,8 @@ def main(ctx: Ctx) -> View | Page:
              if c["home"] else View(width=0, in_dump=False),
              Text(c["name"], size=22, color=th.on_surface, rid="city_name")], gap=dp(4)),
         Text(c["region"], size=14, color=th.on_surface_variant, rid="city_region"),
-        Row([Text(ws.temp(st, ws.current(c["name"])), size=72, color=th.on_surface,
+        Row([Text(ws.temp(st, ws.current(c["name"], ws.forecast_seed(st))), size=72,
+                  color=th.on_surface,
                   rid="current_temp"),
              View(flex=1, in_dump=False), glyph(today["condition"], size=64, box=120)]),
         Text(today["condition"], size=18, color=th.on_surface, rid="current_condition"),
@@ -73,7 +74,8 @@ def main(ctx: Ctx) -> View | Page:
         Row([View(flex=1, in_dump=False), glyph(today["condition"], size=18, box=28),
              View(flex=1, in_dump=False)], in_dump=False),
         Text(ws.temp(st, t), size=15, align="center", color=th.on_surface, rid="hour_temp"),
-    ], gap=dp(6), flex=1) for k, (h, t) in enumerate(ws.hourly(c["name"]))],
+    ], gap=dp(6), flex=1)
+        for k, (h, t) in enumerate(ws.hourly(c["name"], seed=ws.forecast_seed(st)))],
         padding=(dp(8), dp(12), dp(8), dp(12)), rid="hourly_forecast")
     day_rows: list[View] = [Text("10-day forecast", size=14, weight="medium",
                                  color=th.on_surface_variant,
@@ -146,8 +148,9 @@ def day(ctx: Ctx) -> View | Page:
     th = ctx.theme
     st = ctx.store
     c = shown_city(ctx)
-    days = {d["date"]: d for d in ws.forecast(c["name"])}
-    d = days.get(str(ctx.args.get("date", "")), ws.forecast(c["name"])[0])
+    ten = ws.forecast(c["name"], seed=ws.forecast_seed(st))
+    days = {d["date"]: d for d in ten}
+    d = days.get(str(ctx.args.get("date", "")), ten[0])
     offset, on_scroll = ctx.scroll()
     rows: list[View] = [
         Row([glyph(d["condition"], size=48, box=96),
@@ -205,7 +208,7 @@ def cities(ctx: Ctx) -> View | Page:
             rows.append(Text("No cities found", size=14, color=th.on_surface_variant,
                              padding=(dp(24), dp(16), 0, dp(16)), rid="no_results"))
     for c in st["cities"]:
-        today = ws.forecast(c["name"], 1)[0]
+        today = ws.forecast(c["name"], 1, ws.forecast_seed(st))[0]
         trailing: View = (Icon("location_dot", size=18, box=48, color=th.on_surface_variant,
                                desc="Home city", rid="home_marker") if c["home"] else
                           w.icon_button("close", f"Remove {c['name']}", remove(c),
@@ -218,7 +221,8 @@ def cities(ctx: Ctx) -> View | Page:
                    gap=dp(2), flex=1, on_click=lambda cid=c["id"]: ctx.reset_to("main",
                                                                                 city=cid),
                    desc=c["name"], rid="saved_city", cls="android.widget.LinearLayout"),
-            Text(ws.temp(st, ws.current(c["name"])), size=28, color=th.on_surface,
+            Text(ws.temp(st, ws.current(c["name"], ws.forecast_seed(st))), size=28,
+                 color=th.on_surface,
                  rid="saved_city_temp"),
             trailing,
         ], gap=dp(12), padding=(dp(16), dp(12), dp(4), dp(12)), bg=th.surface_container,

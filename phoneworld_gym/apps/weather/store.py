@@ -1,15 +1,17 @@
 """Weather data: the saved cities, the units and a deterministic forecast.
 
 The store is ``{"cities": [{id, name, region, home}], "temp_unit": "C"|"F",
-"wind_unit": "km/h"|"mph", "next_id": int}``; the home city (the life's owner's town) comes
-first and cannot be removed. The forecast is not stored: it is a pure function of the city
-and the day (a hash of both seeds it), the same on every seed, as a weather service would
-answer at the frozen clock (2026-03-14T10:30). Tables (PhoneWorld-only): ``weather/cities``
-(``_id``, ``name``, ``region``, ``home``; in the order shown), ``weather/settings`` (one row:
-``_id``, ``temp_unit``, ``wind_unit``) and the static ``weather/forecast`` (``_id``,
-``city``, ``date``, ``day``, ``high_c``, ``low_c``, ``high_f``, ``low_f``, ``condition``,
-``precip``, ``humidity``, ``wind_kmh``, ``wind_mph``, ``uv``, ``sunrise``, ``sunset``), ten
-days for every city the search knows.
+"wind_unit": "km/h"|"mph", "next_id": int, "forecast_seed": int}``; the home city (the
+life's owner's town) comes first and cannot be removed. The forecast is not stored: it is a
+pure function of the episode's forecast seed, the city and the day (a hash of the three seeds
+it), as a weather service would answer at the frozen clock (2026-03-14T10:30). Each city's
+temperature level is drawn from the seed too, not taken from its real climate: a model that
+knows Miami is warmer than Duluth must still read the forecast. Tables (PhoneWorld-only):
+``weather/cities`` (``_id``, ``name``, ``region``, ``home``; in the order shown),
+``weather/settings`` (one row: ``_id``, ``temp_unit``, ``wind_unit``) and the static
+``weather/forecast`` (``_id``, ``city``, ``date``, ``day``, ``high_c``, ``low_c``, ``high_f``,
+``low_f``, ``condition``, ``precip``, ``humidity``, ``wind_kmh``, ``wind_mph``, ``uv``,
+``sunrise``, ``sunset``), ten days for every city the search knows.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from phoneworld_gym.life import Life
 TODAY = dt.date(2026, 3, 14)
 NOW_HOUR = 10
 DAYS = 10
-#: (city, region, March high in °C, sunrise minute, sunset minute on March 14)
+#: (city, region, March high in °C, sunrise minute, sunset minute on March 14); the real
+#: March high is kept for reference only: forecasts draw each city's level (see ``_level``)
 CATALOGUE: tuple[tuple[str, str, int, int, int], ...] = (
     ("Springfield", "Illinois", 12, 7 * 60 + 3, 18 * 60 + 59),
     ("Portland", "Oregon", 13, 7 * 60 + 20, 19 * 60 + 13),
@@ -88,11 +91,32 @@ def clock(minute: int) -> str:
     return f"{(h - 1) % 12 + 1}:{m:02d} {'AM' if h < 12 else 'PM'}"
 
 
-@functools.lru_cache(maxsize=2048)
-def _day(city: str, day: str) -> dict[str, Any]:
-    name, _region, base, rise, sset = city_info(city)
-    seed = int.from_bytes(hashlib.sha256(f"{city}|{day}".encode()).digest()[:8], "little")
-    rng = np.random.default_rng(seed)
+#: the range (°C) a city's drawn temperature level comes from (highs stay above freezing:
+#: a text that states "-2°" is judged less reliably than "12°")
+LEVELS = (8, 30)
+
+
+def _hash(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+
+
+def _level(city: str, seed: int) -> int:
+    """The city's temperature level this episode, drawn from the forecast seed: the
+    forecasts must not follow real climate, which a model knows without opening the app."""
+    lo, hi = LEVELS
+    return lo + _hash(f"{seed}|{city}|level") % (hi - lo + 1)
+
+
+def forecast_seed(st: dict[str, Any]) -> int:
+    """The episode's forecast seed (0 for a store saved before it was drawn)."""
+    return int(st.get("forecast_seed", 0))
+
+
+@functools.lru_cache(maxsize=8192)
+def _day(city: str, day: str, seed: int = 0) -> dict[str, Any]:
+    name, _region, _march_high, rise, sset = city_info(city)
+    base = _level(city, seed)
+    rng = np.random.default_rng(_hash(f"{seed}|{city}|{day}"))
     offset = (dt.date.fromisoformat(day) - TODAY).days
     cond = CONDITIONS[int(rng.choice(len(CONDITIONS),
                                      p=[0.2, 0.2, 0.2, 0.14, 0.12, 0.09, 0.05]))]
@@ -108,14 +132,15 @@ def _day(city: str, day: str) -> dict[str, Any]:
             "sunrise": clock(rise - offset), "sunset": clock(sset + offset)}
 
 
-def forecast(city: str, days: int = DAYS) -> list[dict[str, Any]]:
-    """The ``days``-day forecast of ``city`` from today."""
-    return [dict(_day(city, (TODAY + dt.timedelta(days=i)).isoformat())) for i in range(days)]
+def forecast(city: str, days: int = DAYS, seed: int = 0) -> list[dict[str, Any]]:
+    """The ``days``-day forecast of ``city`` from today, for the forecast seed ``seed``."""
+    return [dict(_day(city, (TODAY + dt.timedelta(days=i)).isoformat(), seed))
+            for i in range(days)]
 
 
-def hourly(city: str, hours: int = 8) -> list[tuple[int, int]]:
+def hourly(city: str, hours: int = 8, seed: int = 0) -> list[tuple[int, int]]:
     """(hour of day, °C) from now on: a curve from the low at 5 AM to the high at 3 PM."""
-    today = _day(city, TODAY.isoformat())
+    today = _day(city, TODAY.isoformat(), seed)
     lo, hi = today["low_c"], today["high_c"]
     out = []
     for k in range(hours):
@@ -125,9 +150,9 @@ def hourly(city: str, hours: int = 8) -> list[tuple[int, int]]:
     return out
 
 
-def current(city: str) -> int:
+def current(city: str, seed: int = 0) -> int:
     """The temperature now (°C)."""
-    return hourly(city, 1)[0][1]
+    return hourly(city, 1, seed)[0][1]
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
@@ -145,6 +170,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     for name in extra:
         if all(c["name"] != name for c in st["cities"]):
             add_city(st, name)
+    st["forecast_seed"] = int(rng.integers(2**31 - 1))  # last: the draws above stay as they were
     return st
 
 
@@ -192,7 +218,7 @@ def forecast_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
     """Ten days of every catalogue city (static: the same whatever the user does)."""
     rows: list[dict[str, Any]] = []
     for c in CATALOGUE:
-        for d in forecast(c[0]):
+        for d in forecast(c[0], seed=forecast_seed(st)):
             rows.append({"_id": len(rows) + 1, **d})
     return rows
 
