@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.device import Device, Probe, Row, Unsupported, is_common
+from phoneworld_gym.device import Device, Probe, Row, Unsupported, is_common, view_state
 
 
 class _Uses:
@@ -57,6 +57,13 @@ class TaskProbe:
     def tables(self) -> list[str]:
         names = self._probe.tables()
         return [t for t in names if is_common(t)] if self._uses.common_only else names
+
+    def view_state(self) -> dict[str, tuple[str, ...]]:
+        """The wrapped probe's view-state columns (:func:`device.view_state`), of the common
+        tables only when serving as a real phone would."""
+        view = view_state(self._probe)
+        return {t: c for t, c in view.items() if is_common(t)} if self._uses.common_only \
+            else view
 
     def snapshot(self) -> Mapping[str, list[Row]]:
         if self._uses.common_only:

@@ -91,6 +91,13 @@ class App:
     #: map's recent searches): readable, but left out of the snapshot, so an information
     #: task that browses is not "damage"; tasks verify them only by reading them directly
     byproduct_tables: ClassVar[frozenset[str]] = frozenset()
+    #: view state: table -> the columns that change when the user only looks (a message's
+    #: ``read`` flag, a chat's ``unread`` count derived from it, the player's song and
+    #: position). Unlike a byproduct table the rows stay in the snapshot, but the damage
+    #: check ignores changes to these columns unless a task declares it is about them
+    #: (``Task.checks_view``), so opening an unread thread or playing a song on the way is
+    #: not damage. The common tables' view state is ``device.COMMON_VIEW_STATE``.
+    view_state: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: write access to the common tables it serves (``content insert/update/delete``)
     writers: ClassVar[dict[str, TableWriter]] = {}
     #: setup routines for the app's own state that tasks may ask for through

@@ -5,6 +5,7 @@ each template's goals are. The tests assert on them; ``examples/audit.py`` print
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any, cast
 
 import numpy as np
@@ -168,3 +169,107 @@ def malformed_action_trials(random_mutations: int = 20000, seed: int = 0) -> Mal
         except Exception as e:  # noqa: BLE001 - any other type is the finding
             other.append(f"{type(e).__name__} for {str(case)[:80]}")
     return MalformedReport(len(cases), value_errors, tuple(other))
+
+
+# -- looking is not damage ---------------------------------------------------------------------
+#: where a person reads what is new: the app, the resource id of its rows and the words its
+#: content-desc gives an unread row (each row is opened, then left with Back)
+UNREAD_ROWS: dict[str, tuple[str, str]] = {
+    "messages": ("conversation", ", unread, "),
+    "chat": ("chat_row", " unread, "),
+    "email": ("conversation", "Unread, "),
+}
+#: the app that serves each common table with view state (an app's own tables say theirs)
+_VIEW_APPS = {"sms": "messages", "call_log": "phone"}
+
+
+def _act(env: Any, action: Action) -> None:
+    info = env.step(action)[-1]
+    if info.get("action_error"):
+        raise RuntimeError(f"looking around: {action} -> {info['action_error']}")
+
+
+def _leave(env: Any, package: str) -> None:
+    """Back until the app is left (so its next opening starts at its main screen), then
+    Home."""
+    probe = env.task_device.probe
+    for _ in range(8):
+        if probe.foreground_app() != package:
+            break
+        _act(env, Action("navigate_back"))
+    _act(env, Action("navigate_home"))
+
+
+def look_around(env: Any, skip: Iterable[str] = ()) -> int:
+    """Do what a person does on the way to anything: open every unread thread, chat and
+    email (through the UI, scrolling each list to its end), start a song in Music, then go
+    Home. Apps in ``skip`` (and apps not installed) are left alone. Returns how many unread
+    items were opened."""
+    from phoneworld_gym.oracle import find, fully_visible
+
+    device = env.task_device
+    skipped = set(skip)
+    installed = set(env.device.apps)
+    opened = 0
+    for app, (rid, mark) in UNREAD_ROWS.items():
+        if app in skipped or app not in installed:
+            continue
+        _act(env, Action("open_app", app_name=app))
+        package = device.probe.foreground_app()
+        for _ in range(40):
+            i = find(device, rid=rid, desc=mark, contains=True)
+            if i is not None and fully_visible(device, i):
+                _act(env, Action("click", index=i))
+                _act(env, Action("navigate_back"))
+                opened += 1
+                continue
+            before = device.a11y_xml()
+            info = env.step(Action("scroll", direction="down"))[-1]
+            if info.get("action_error") or device.a11y_xml() == before:
+                break  # a short list, or its end
+        _leave(env, package)
+    if "music" not in skipped and "music" in installed:
+        _act(env, Action("open_app", app_name="music"))
+        package = device.probe.foreground_app()
+        _act(env, Action("click", index=find(device, rid="album_card")))
+        _act(env, Action("click", index=find(device, rid="song_row", nth=1)))
+        _leave(env, package)
+    return opened
+
+
+def view_apps(cls: type[Task]) -> set[str]:
+    """The apps whose view state the task is about (:attr:`Task.checks_view`): looking
+    there is part of its goal, so :func:`view_trial` leaves them alone."""
+    out = set()
+    for entry in cls.checks_view:
+        table = entry.rpartition(".")[0] if "." in entry else entry
+        out.add(_VIEW_APPS.get(table, table.split("/")[0]))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ViewTrial:
+    """One task after looking around: unread items opened, the oracle's reward and why."""
+
+    task: str
+    seed: int
+    opened: int
+    reward: float
+    failure: str
+
+
+def view_trial(task_id: str, seed: int = 0) -> ViewTrial:
+    """Reset, :func:`look_around` (leaving the apps whose view state the task is about),
+    then play the task's oracle to its end: the reward must still be 1."""
+    env = _env(task_id)
+    try:
+        env.reset(seed=seed)
+        opened = look_around(env, skip=view_apps(get_task(task_id)))
+        reward, info = 0.0, {"failure": "the oracle gave no final status/answer"}
+        for a in env.oracle():
+            _, reward, term, trunc, info = env.step(a)
+            if term or trunc:
+                break
+        return ViewTrial(task_id, seed, opened, float(reward), str(info.get("failure", "")))
+    finally:
+        env.close()

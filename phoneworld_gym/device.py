@@ -45,6 +45,12 @@ COMMON_TABLES: dict[str, tuple[str, ...]] = {
     "files": ("_id", "size", "sha256"),
     **{f"settings/{ns}": ("_id", "value") for ns in SETTINGS_NAMESPACES},
 }
+#: The common tables' *view state*: columns that change when the user only looks (a thread
+#: opened marks its texts read, the call log opened clears its missed calls' ``new``). The
+#: damage check leaves them out unless a task says it is about them (``Task.checks_view``),
+#: so a real phone's probe and PhoneWorld's judge looking by one rule. Apps add their own
+#: tables' view state with ``App.view_state``.
+COMMON_VIEW_STATE: dict[str, tuple[str, ...]] = {"sms": ("read",), "call_log": ("new",)}
 #: The common tables a task may write with :meth:`Device.insert` / ``update`` / ``delete``.
 WRITABLE_TABLES: tuple[str, ...] = ("contacts", "sms", "calendar", "alarms", "call_log")
 
@@ -131,6 +137,14 @@ class Unsupported(DeviceError):
 def is_common(table: str) -> bool:
     """True for the tables a real phone serves too."""
     return table in COMMON_TABLES
+
+
+def view_state(probe: Any) -> dict[str, tuple[str, ...]]:
+    """Table -> its view-state columns on the phone ``probe`` reads: what the probe declares
+    (PhoneWorld's adds each installed app's ``view_state``), else the common tables' own
+    (:data:`COMMON_VIEW_STATE`), which is all a real phone's probe knows of."""
+    own = getattr(probe, "view_state", None)
+    return dict(own()) if callable(own) else dict(COMMON_VIEW_STATE)
 
 
 @runtime_checkable

@@ -15,7 +15,13 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from phoneworld_gym.device import COMMON_TABLES, SETTINGS_NAMESPACES, Row, Unsupported
+from phoneworld_gym.device import (
+    COMMON_TABLES,
+    COMMON_VIEW_STATE,
+    SETTINGS_NAMESPACES,
+    Row,
+    Unsupported,
+)
 from phoneworld_gym.system import chrome, intents, launcher, storage
 from phoneworld_gym.world import LAUNCHER, RECENTS, copy_data
 
@@ -44,6 +50,7 @@ class PhoneWorldProbe:
         self._owners: dict[str, Any] = {}
         self._tables: list[str] = []
         self._static: list[str] = []
+        self._view: dict[str, tuple[str, ...]] = {}
 
     @property
     def _world(self) -> World:
@@ -60,7 +67,10 @@ class PhoneWorldProbe:
         owners: dict[str, Any] = {}
         names = set(COMMON_TABLES)
         static: set[str] = set()
+        view = {t: set(cols) for t, cols in COMMON_VIEW_STATE.items()}
         for app in apps.values():
+            for t, cols in app.view_state.items():
+                view.setdefault(t, set()).update(cols)
             for t in app.providers:
                 owners.setdefault(t, app)
                 if t in app.static_tables:
@@ -68,6 +78,7 @@ class PhoneWorldProbe:
                 elif t not in app.byproduct_tables:
                     names.add(t)
         self._owners, self._tables, self._static = owners, sorted(names), sorted(static)
+        self._view = {t: tuple(sorted(c)) for t, c in sorted(view.items())}
         self._index_key = key
 
     def _owner(self, table: str) -> App | None:
@@ -101,6 +112,12 @@ class PhoneWorldProbe:
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self, self.tables())
+
+    def view_state(self) -> dict[str, tuple[str, ...]]:
+        """Table -> its view-state columns (the common tables' and every installed app's
+        ``view_state``): changes there are looking, not doing, for the damage check."""
+        self._index()
+        return dict(self._view)
 
     def static_tables(self) -> list[str]:
         """Tables that never change in an episode (a shop's catalogue): readable, left out of

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe, Row, Unsupported, is_common
+from phoneworld_gym.device import Device, Probe, Row, Unsupported, is_common, view_state
 from phoneworld_gym.matchers import Matcher
 from phoneworld_gym.validators import Check, Diff
 from phoneworld_gym.world import copy_data
@@ -60,8 +60,10 @@ class Task:
       app's store or an app's functions (a test reads every file under ``tasks/``).
     - ``verify`` compares every table of the phone with the start state: whatever changed
       outside ``may_change`` scores 0, for every task, information retrieval and infeasible
-      ones included. ``evaluate`` states the expected change with the shared validators
-      (:meth:`expect`), never by recomputing it with the app's code.
+      ones included; view state (a read flag, the player's song) is looking, not damage,
+      unless the task names it in ``checks_view``. ``evaluate`` states the expected change
+      with the shared validators (:meth:`expect`), never by recomputing it with the app's
+      code.
     - The oracle acts through the UI like a careful person, ends with its ``status`` or
       ``answer`` action, and its length is ``optimal_steps`` (tested over seeds).
     """
@@ -90,6 +92,11 @@ class Task:
     #: the tables the task may change (``"contacts"``, ``"shopping/cart"``); every other
     #: table of the phone must end as it started
     may_change: ClassVar[tuple[str, ...]] = ()
+    #: the view state this task is about, kept exact for it: a whole table's view columns
+    #: (``"music/player"`` for "Play X") or one column (``"email/messages.read"`` for "mark
+    #: as read"). Every other view-state change (a thread opened on the way, a song played)
+    #: is looking, not damage (see ``App.view_state``)
+    checks_view: ClassVar[tuple[str, ...]] = ()
     #: the params' names and types (a type or a tuple of types), checked at every reset
     params_schema: ClassVar[Mapping[str, Any]] = {}
 
@@ -186,8 +193,9 @@ class Task:
 
     def verify(self, device: Device, report: AgentReport) -> float:
         """Score in [0, 1] from state and the agent's final report: 0 whenever anything
-        changed outside :attr:`may_change`; :attr:`failure` says why a score is 0."""
-        self.diff = Diff(self.baseline, device.probe.snapshot())
+        changed outside :attr:`may_change` (view state aside: :meth:`ignored_view`);
+        :attr:`failure` says why a score is 0."""
+        self.diff = Diff(self.baseline, device.probe.snapshot(), self.ignored_view(device))
         self.failure = ""
         allowed = () if (not self.feasible or self.answer_matcher is not None) \
             else self.may_change
@@ -207,6 +215,16 @@ class Task:
                 return self._fail(f"answer {report.answer!r:.80} does not match {want!r}")
             return 1.0
         return float(max(0.0, min(1.0, self.evaluate(device, report))))
+
+    def ignored_view(self, device: Device) -> dict[str, tuple[str, ...]]:
+        """The view-state columns whose changes this task's diff leaves out: the device's
+        (:func:`~phoneworld_gym.device.view_state`) less what :attr:`checks_view` names."""
+        view = view_state(device.probe)
+        for entry in self.checks_view:
+            table, _, col = entry.rpartition(".") if "." in entry else (entry, "", "")
+            if table in view:
+                view[table] = tuple(c for c in view[table] if col and c != col)
+        return {t: cols for t, cols in view.items() if cols}
 
     def _fail(self, why: str) -> float:
         self.failure = why

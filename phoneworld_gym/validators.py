@@ -170,21 +170,45 @@ def row_fits(row: Row, want: Mapping[str, Expected]) -> bool:
 # -- the difference of two snapshots -------------------------------------------------------
 @dataclasses.dataclass
 class TableDiff:
-    """How one table changed: rows added, removed and changed (matched by ``_id``)."""
+    """How one table changed: rows added, removed and changed (matched by ``_id``).
+
+    ``view`` names the table's view-state columns to leave out (a message's ``read`` flag:
+    see ``App.view_state``): a row whose only change is there is not ``changed`` but
+    ``viewed``, and a changed row's after side shows those columns as they were, so checks
+    that state what was done never see what was merely looked at. Added and removed rows are
+    whole."""
 
     name: str
     before: list[Row]
     after: list[Row]
+    view: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         b = {_key(r): r for r in self.before}
         a = {_key(r): r for r in self.after}
         self.added = [r for k, r in a.items() if k not in b]
         self.removed = [r for k, r in b.items() if k not in a]
-        self.changed = [(b[k], a[k]) for k in b if k in a and a[k] != b[k]]
+        moved = [(b[k], a[k]) for k in b if k in a and a[k] != b[k]]
+        #: rows whose only change is in view-state columns (before, after), left out of
+        #: ``changed`` and of :attr:`empty`
+        self.viewed = [(old, new) for old, new in moved if self._looked(old, new)]
+        self.changed = [(old, self._unviewed(old, new)) for old, new in moved
+                        if not self._looked(old, new)]
         #: the order of the rows that stayed changed (a list reordered)
         self.reordered = [_key(r) for r in self.before if _key(r) in a] != \
             [_key(r) for r in self.after if _key(r) in b]
+
+    def _looked(self, old: Row, new: Row) -> bool:
+        return bool(self.view) and all(old.get(k) == new.get(k)
+                                       for k in set(old) | set(new) if k not in self.view)
+
+    def _unviewed(self, old: Row, new: Row) -> Row:
+        """``new`` with its view-state columns as they were in ``old``."""
+        if not self.view:
+            return new
+        row = {k: v for k, v in new.items() if k not in self.view}
+        row.update({k: old[k] for k in self.view if k in old})
+        return row
 
     @property
     def empty(self) -> bool:
@@ -218,16 +242,21 @@ def _ids(rows: list[Row]) -> str:
 
 class Diff:
     """The difference between the start state and now, over every table both snapshots hold
-    (a table missing on one side counts as empty there)."""
+    (a table missing on one side counts as empty there). ``view`` maps a table to its
+    view-state columns, whose changes it leaves out (:class:`TableDiff`); without it every
+    column counts."""
 
-    def __init__(self, before: Tables, after: Tables):
+    def __init__(self, before: Tables, after: Tables,
+                 view: Mapping[str, Iterable[str]] | None = None):
         self.before, self.after = before, after
+        self.view = {t: frozenset(cols) for t, cols in (view or {}).items()}
         self._tables: dict[str, TableDiff] = {}
 
     def table(self, name: str) -> TableDiff:
         if name not in self._tables:
             self._tables[name] = TableDiff(name, list(self.before.get(name, [])),
-                                           list(self.after.get(name, [])))
+                                           list(self.after.get(name, [])),
+                                           self.view.get(name, frozenset()))
         return self._tables[name]
 
     def changed_tables(self) -> list[str]:

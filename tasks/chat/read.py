@@ -35,6 +35,8 @@ class ChatCountUnread(Task):
     difficulty = "easy"
     optimal_steps = 2
     answer_matcher = NumberMatch()
+    #: the answer is the unread state: opening a chat to count destroys it, so it counts
+    checks_view = ("chat/messages.read", "chat/chats.unread")
     #: [chat title, body] of each message that arrives unread at setup
     params_schema = {"arrivals": list}
     template = "How many unread messages do I have in Chat?"

@@ -27,19 +27,13 @@ from phoneworld_gym.tasks.email.common import (
     search,
     to_inbox,
 )
-from phoneworld_gym.validators import expect, same_text
+from phoneworld_gym.validators import changed, expect, same_text
 
 
 def _to(email: str) -> Any:
     """A recipient list that is exactly ``email``."""
     return lambda v: [a.strip().lower() for a in str(v).split(",") if a.strip()] == [
         email.lower()]
-
-
-def _read_if_unread(rows: list[dict[str, Any]], mid: int) -> dict[str, Any]:
-    """The change that opening message ``mid`` makes: read = 1 when it was unread."""
-    row = next(r for r in rows if r["_id"] == mid)
-    return {} if row["read"] else {"read": 1}
 
 
 @register_task
@@ -143,7 +137,7 @@ class EmailSend(Task):
 class EmailReply(Task):
     """Reply to a contact's newest message: one sent message to them whose subject is "Re:"
     the original's and whose text holds the reply (with or without the quote); opening the
-    message marks it read."""
+    message marks it read, which is view state and not checked."""
 
     id = "EmailReply"
     apps = ("email",)
@@ -169,13 +163,12 @@ class EmailReply(Task):
         p = self.params
         rows = self.before(MAIL)
         orig = next(r for r in rows if r["_id"] == p["id"])
-        edits = _read_if_unread(rows, p["id"])
+        # opening the message marks it read: view state, which the diff leaves out
         return self.expect(expect(MAIL, added=[{
             "folder": "sent", "to": _to(p["email"]),
             "subject": same_text(f"Re: {orig['subject']}"),
             "body": lambda v: " ".join(p["body"].split()).lower() in " ".join(
-                str(v).split()).lower()}],
-            changed={p["id"]: edits} if edits else None))
+                str(v).split()).lower()}]))
 
     def _reply(self, device: Device, name: str, body: str) -> Iterator[Action]:
         yield from search(device, name)
@@ -201,7 +194,7 @@ LABELS = ("Work", "Receipts", "Travel")
 @register_task
 class EmailMoveToLabel(Task):
     """File a contact's newest message under a label: its folder becomes the label (opening
-    it marks it read)."""
+    it marks it read, which is view state and not checked)."""
 
     id = "EmailMoveToLabel"
     apps = ("email",)
@@ -228,8 +221,7 @@ class EmailMoveToLabel(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        edits = {"folder": p["label"], **_read_if_unread(self.before(MAIL), p["id"])}
-        return self.expect(expect(MAIL, changed={p["id"]: edits}))
+        return self.expect(changed(MAIL, p["id"], folder=p["label"]))
 
     def _move(self, device: Device, label: str) -> Iterator[Action]:
         yield from search(device, self.params["name"])

@@ -125,6 +125,8 @@ class EmailCountUnread(Task):
     difficulty = "easy"
     optimal_steps = 3
     answer_matcher = NumberMatch()
+    #: the answer is the unread state: opening a message to count destroys it, so it counts
+    checks_view = ("email/messages.read",)
     template = "How many unread emails are in my inbox?"
     paraphrases = {
         "train": ("Count the unread messages in my email inbox.",

@@ -90,6 +90,8 @@ class MessagesCountUnread(Task):
     optimal_steps = 2
     split = "test"
     answer_matcher = NumberMatch()
+    #: the answer is the unread state: opening a thread to count destroys it, so it counts
+    checks_view = ("sms.read",)
     template = "How many of my text conversations have unread messages?"
     params_schema = {"unread": int}
     paraphrases = {

@@ -374,6 +374,8 @@ class MusicPlayUnavailable(Task):
     tags = ("infeasible", "search")
     optimal_steps = 5
     feasible = False
+    #: the goal is playing: a substitute started instead is a wrong move, not looking
+    checks_view = ("music/player",)
     params_schema = {"title": str, "artist": str}
     template = 'Play "{title}" by {artist}.'
     paraphrases = {
@@ -433,6 +435,9 @@ class MusicLikePlaying(Task):
     tags = ("player", "toggle")
     optimal_steps = 4
     may_change = ("music/liked",)
+    #: the goal names the song by the player ("the one playing"): starting another one
+    #: changes which song is meant, so the player is part of the task, not looking
+    checks_view = ("music/player",)
     params_schema = {"title": str, "id": int}
     template = "Like the song that is playing in Music right now."
     paraphrases = {

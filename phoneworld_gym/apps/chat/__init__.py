@@ -37,6 +37,8 @@ class ChatApp(App):
                                           "body": GIVEN, "read": 1},
                                          free="_id chat address date")}
     providers = {"chat/chats": store.chat_rows, "chat/messages": store.message_rows}
+    #: opening a chat marks its messages read, and its unread count (derived) drops to 0
+    view_state = {"chat/messages": ("read",), "chat/chats": ("unread",)}
     share_targets = {"text/*": "share", "image/*": "share"}
     fixtures = {"receive": store.receive}
 

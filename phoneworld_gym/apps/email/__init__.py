@@ -40,6 +40,8 @@ class EmailApp(App):
                                           free="_id from subject body date read",
                                           text="subject body")}
     providers = {"email/messages": store.provider_rows}
+    #: opening a message marks it read
+    view_state = {"email/messages": ("read",)}
     fixtures = {"receive": store.fixture_receive}
     intent_filters = {"mailto": "compose"}
     share_targets = {"*/*": "compose"}

@@ -52,6 +52,10 @@ class MusicApp(App):
                  "music/liked": store.liked_rows, "music/searches": store.search_rows}
     static_tables = frozenset({"music/songs", "music/albums", "music/artists"})
     byproduct_tables = frozenset({"music/searches"})
+    #: what is playing and where it is: playing a song to hear it. Shuffle and repeat are
+    #: switches the user sets, and the queue is a list the user makes, so they stay state
+    view_state = {"music/player": ("song_id", "title", "artist", "playing", "position",
+                                   "context_type", "context_id")}
     fixtures = {"set_player": store.set_player_fixture,
                 "add_playlist": store.add_playlist_fixture}
     network_screens = ("search", "artist")
