@@ -108,6 +108,17 @@ def same_address(want: str) -> Callable[[Any], bool]:
     return _Pred(lambda v: isinstance(v, str) and address_key(v) == key, f"address~{want!r}")
 
 
+def same_address_fields(want: Mapping[str, Any]) -> Callable[[Any], bool]:
+    """An address kept as fields (``{"street", "city", ...}``): the same fields, each the same
+    as :func:`same_address` reads it (other values equal)."""
+    def key(v: Any) -> Any:
+        return address_key(v) if isinstance(v, str) else v
+
+    keys = {k: key(v) for k, v in want.items()}
+    return _Pred(lambda v: isinstance(v, Mapping) and {k: key(x) for k, x in v.items()} == keys,
+                 f"address~{dict(want)!r}")
+
+
 # -- what a new row holds ------------------------------------------------------------------
 def new_row_declaration(table: str) -> NewRow | None:
     """How a new row of ``table`` is compared (:class:`~phoneworld_gym.device.NewRow`): a
@@ -126,7 +137,11 @@ def new_row_declaration(table: str) -> NewRow | None:
 def _typed(decl: NewRow | None, col: str, want: Expected) -> Expected:
     """``want`` as a check of column ``col`` compares it: a plain string expected in a typed
     text or address column is compared the way a person reads it."""
-    if decl is None or not isinstance(want, str):
+    if decl is None:
+        return want
+    if col in decl.address and isinstance(want, Mapping):  # an address as its fields
+        return same_address_fields(want)
+    if not isinstance(want, str):
         return want
     if col in decl.address:
         return same_address(want)

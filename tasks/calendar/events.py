@@ -215,7 +215,7 @@ class CalendarSetLocation(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(changed("calendar", self.params["id"],
-                                   eventLocation=same_text(self.params["place"])))
+                                   eventLocation=self.params["place"]))
 
     def _set(self, device: Device, title: str) -> Iterator[Action]:
         yield from open_event(device, title)

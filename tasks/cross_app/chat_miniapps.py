@@ -135,7 +135,7 @@ def _start(p: dict[str, Any]) -> dt.datetime:
 
 def _dinner_event(p: dict[str, Any], s: dt.datetime) -> dict[str, Any]:
     return {"title": same_text("Dinner with friends"), "dtstart": epoch_ms(s),
-            "dtend": epoch_ms(s + dt.timedelta(hours=2)), "eventLocation": same_text(p["place"])}
+            "dtend": epoch_ms(s + dt.timedelta(hours=2)), "eventLocation": p["place"]}
 
 
 @register_task

@@ -164,7 +164,7 @@ class CrossAppEventFromText(Task):
         return self.expect(added("calendar", {
             "title": same_text(f"Dinner with {self.params['first']}"),
             "dtstart": epoch_ms(s), "dtend": epoch_ms(s + dt.timedelta(hours=2)),
-            "eventLocation": same_text(self.params["place"])}))
+            "eventLocation": self.params["place"]}))
 
     def _add(self, device: Device, late: bool) -> Iterator[Action]:
         p = self.params

@@ -196,7 +196,7 @@ class CrossAppSaveContactAddress(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         want = contact_address(self.before("contacts"), self.params["contact_id"])
         new = {"name": same_text(self.params["name"]),
-               **{k: same_text(want[k]) for k in ADDRESS_FIELDS},
+               **{k: want[k] for k in ADDRESS_FIELDS},
                "is_default": 1 if self.params["make_default"] else 0}
         old_default = {} if not self.params["make_default"] else {
             a["_id"]: {"is_default": 0} for a in self.before("shopping/addresses")

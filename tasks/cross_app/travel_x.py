@@ -97,7 +97,7 @@ class CrossAppStayToCalendar(Task):
         return self.expect(added("calendar", {
             "title": same_text("Hotel check-in"), "dtstart": epoch_ms(start),
             "dtend": epoch_ms(start + dt.timedelta(hours=1)),
-            "eventLocation": same_text(address)}))
+            "eventLocation": address}))
 
     def _add(self, device: Device, rid: str) -> Iterator[Action]:
         yield from open_booking(device, self.params["hotel"])

@@ -139,7 +139,7 @@ class LongHorizonFitnessRideRecap(Task):
             added("calendar", {
                 "title": same_text(f"Ride with {p['first']}"), "dtstart": epoch_ms(s),
                 "dtend": epoch_ms(s + dt.timedelta(minutes=int(ride["duration_min"]))),
-                "eventLocation": same_text(str(ride["route"]))}))
+                "eventLocation": str(ride["route"])}))
 
     def _run(self, device: Device, hour_long: bool) -> Iterator[Action]:
         p = self.params

@@ -48,7 +48,7 @@ def _event(title: str, day: str, address: str) -> dict[str, Any]:
     start = dt.datetime.combine(dt.date.fromisoformat(day), CHECK_IN)
     return {"title": same_text(title), "dtstart": epoch_ms(start),
             "dtend": epoch_ms(start + dt.timedelta(hours=1)),
-            "eventLocation": same_text(address)}
+            "eventLocation": address}
 
 
 @register_task

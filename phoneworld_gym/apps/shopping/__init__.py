@@ -49,7 +49,7 @@ class ShoppingApp(App):
                 "shopping/orders": new_row({"items": GIVEN, "address": GIVEN,
                                             "delivery": "Standard", "return_reason": ""},
                                            free="_id date status payment subtotal shipping "
-                                                "total")}
+                                                "total", address="address")}
     providers = tables.PROVIDERS
     static_tables = tables.STATIC_TABLES
     fixtures = tables.FIXTURES
