@@ -27,7 +27,10 @@ from phoneworld_gym.tasks.phone.common import (
 
 @register_task
 class PhoneCountMissed(Task):
-    """Count the missed calls from one contact (who called at least once)."""
+    """Count the missed calls from one contact (who called at least once).
+
+    Zero to four more missed calls from them (a drawn number) are logged at setup: the seeded
+    logs alone held none on half the seeds, so "0" won blind."""
 
     id = "PhoneCountMissed"
     apps = ("phone",)
@@ -35,7 +38,7 @@ class PhoneCountMissed(Task):
     difficulty = "medium"
     optimal_steps = 5
     answer_matcher = NumberMatch()
-    params_schema = {"name": str, "number": str}
+    params_schema = {"name": str, "number": str, "extra": int}
     template = "How many missed calls did I get from {name}?"
     paraphrases = {
         "train": ("Count the calls from {name} that I missed.",
@@ -50,7 +53,18 @@ class PhoneCountMissed(Task):
                    if any(r["type"] in (INCOMING, MISSED) for r in calls_with(log,
                                                                              c["number"]))]
         c = choice(rng, callers)
-        return {"name": c["display_name"], "number": c["number"]}
+        return {"name": c["display_name"], "number": c["number"],
+                "extra": int(rng.integers(0, 5))}
+
+    def setup(self, device: Device) -> None:
+        """``extra`` missed calls from the contact, a day and a half apart, before the newest
+        call of the log (so they sit among the others, not on top)."""
+        newest = max(int(r["date"]) for r in device.probe.query("call_log"))
+        for k in range(self.params["extra"]):
+            device.insert("call_log", {"number": self.params["number"],
+                                       "name": self.params["name"], "type": MISSED,
+                                       "duration": 0, "new": 0,
+                                       "date": newest - (k + 1) * 36 * 3600 * 1000 - 7 * 60000})
 
     def expected_answer(self, device: Device) -> Any:
         return sum(1 for r in calls_with(self.before("call_log"), self.params["number"])
@@ -122,4 +136,3 @@ class PhoneLastCaller(Task):
         wrong = next(self._name(r["number"]) for r in self._callers()
                      if self._name(r["number"]) != first)
         yield Action("answer", text=wrong)
-

@@ -14,13 +14,16 @@ import numpy as np
 
 from phoneworld_gym.life import Life
 
+#: past splits: (title, a typical total; the seeded total is drawn around it)
 _PAST: tuple[tuple[str, float], ...] = (("Groceries", 86.40), ("Taxi home", 31.50),
                                         ("Concert tickets", 180.00), ("Brunch", 64.20))
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """One past split (with a group of three)."""
-    title, total = _PAST[int(rng.integers(len(_PAST)))]
+    """One past split (with a group of three): a title of :data:`_PAST` and a total drawn
+    around its typical amount, so the share is not one of four values a guess could name."""
+    title, typical = _PAST[int(rng.integers(len(_PAST)))]
+    total = round(typical * float(rng.uniform(0.5, 1.5)), 2)
     store: dict[str, Any] = {"splits": [], "next_id": 1}
     make(store, title, total, "Roommates", 3)
     return store
