@@ -110,10 +110,9 @@ COMMON_NEW_ROWS: dict[str, NewRow] = {
                         text="display_name company", address="postal_address"),
     # a message the user sends (type 2, sent; read); its date is the clock's
     "sms": new_row({"address": GIVEN, "body": GIVEN, "type": 2, "read": 1}, free="_id date"),
-    # an event without an end lasts the app's default length, so dtend is free unless named
-    "calendar": new_row({"title": GIVEN, "dtstart": GIVEN, "eventLocation": "",
-                         "description": ""}, free="_id dtend",
-                        text="title description", address="eventLocation"),
+    # an event's end has no fixed default (the app's default length from its start)
+    "calendar": new_row({"title": GIVEN, "dtstart": GIVEN, "dtend": GIVEN, "eventLocation": "",
+                         "description": ""}, text="title description", address="eventLocation"),
     "alarms": new_row({"hour": GIVEN, "minutes": GIVEN, "label": "", "enabled": 1, "days": ""},
                       text="label"),
     # a call the user places: outgoing, seen; its date and length are the clock's, its name

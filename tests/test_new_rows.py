@@ -21,6 +21,7 @@ from phoneworld_gym.validators import (
     Diff,
     TableCheck,
     added,
+    exact,
     new_row_declaration,
     same_address,
     whole_row,
@@ -231,5 +232,7 @@ def test_text_and_address_columns_fold_but_other_columns_do_not():
                               "postal_address": "250 Maple Street, Albany, NY"})(d)
     assert added("contacts", {"display_name": "Ada Lovelace", "number": "+1 555-0100",
                               "postal_address": "250 Maple Avenue, Albany, NY"})(d)
+    assert added("contacts", {"display_name": exact("Ada Lovelace"), "number": "+1 555-0100",
+                              "postal_address": "250 Maple Street, Albany, NY"})(d)
     assert same_address("12 Oak Blvd")("12 oak boulevard")
     assert not same_address("12 Oak Blvd")("12 Oak Drive")

@@ -43,8 +43,9 @@ class FoodApp(App):
                "checkout": screens_order.checkout, "order": screens_order.order,
                "orders": screens_order.orders, "account": screens_order.account}
     #: a line is a dish, its size, extras and count (name and price are the menu's); an
-    #: order is the restaurant, the address, the tip and the card (the first, unless changed);
-    #: its totals, number, times and status are the app's
+    #: order is the restaurant, the address and the tip; the card starts as the first saved
+    #: one (drawn per episode, so compared only when named), and the totals, number, times
+    #: and status are the app's
     new_rows = {"food/cart": new_row({"dish_id": GIVEN, "size": GIVEN, "extras": "",
                                       "quantity": 1},
                                      free="_id restaurant_id name unit_price"),
