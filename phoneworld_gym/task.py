@@ -83,6 +83,11 @@ class Task:
     #: more wordings of the goal, same placeholders: {"train": (...), "test": (...)}. Test
     #: wordings of a train task measure generalisation to unseen phrasing of a seen task.
     paraphrases: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: what every wording (the template and each paraphrase) must state because the verifier
+    #: checks it: each entry a phrase, or a tuple of accepted phrasings, that every wording
+    #: contains (case-insensitive), e.g. ``(("from checking", "out of checking"),
+    #: "Express delivery")``. ``tests/test_wordings.py`` checks every task's wordings.
+    constraints: ClassVar[tuple[str | tuple[str, ...], ...]] = ()
     #: False for tasks whose right move is ``status: infeasible``
     feasible: ClassVar[bool] = True
     #: for information-retrieval tasks: how an answer is compared

@@ -77,9 +77,10 @@ class BankSendMoney(Task):
     may_change = ("bank/transactions", "bank/accounts", "bank/payees")
     params_schema = {"name": str, "phone": str, "amount": str, "memo": str}
     template = 'Send ${amount} to {name} from my checking account with the memo "{memo}".'
+    constraints = ("checking",)
     paraphrases = {
         "train": ('Pay {name} ${amount} for "{memo}" out of checking.',
-                  'Transfer ${amount} to {name} in my bank app; note: "{memo}".'),
+                  'Transfer ${amount} to {name} from checking in my bank app; note: "{memo}".'),
         "test": ('I owe {name} ${amount}. Use the bank app to pay them from checking and put '
                  '"{memo}" as the note.',),
     }
@@ -128,6 +129,7 @@ class BankMoveToSavings(Task):
     may_change = ("bank/transactions", "bank/accounts")
     params_schema = {"amount": str}
     template = "Move ${amount} from checking into my savings account."
+    constraints = ("checking", "savings")
     paraphrases = {
         "train": ("Transfer ${amount} from Everyday Checking to High-Yield Savings.",
                   "Put ${amount} of my checking money into savings."),
@@ -242,7 +244,7 @@ class BankFreezeCard(Task):
     template = "Freeze my {card} ending in {last4}."
     paraphrases = {
         "train": ("Temporarily block the {card} that ends with {last4}.",
-                  "Lock my {card} (last four digits {last4}) so no one can use it."),
+                  "Lock my {card} (the one ending {last4}) so no one can use it."),
         "test": ("I can't find my {card} ending {last4}. Freeze it in the bank app for now.",),
     }
 

@@ -118,7 +118,7 @@ class CameraSetTimer(Task):
     template = "Set the camera's self-timer to {seconds} seconds."
     paraphrases = {
         "train": ("Turn on a {seconds}-second timer in the camera.",
-                  "Make the camera wait {seconds} seconds before each photo."),
+                  "Make the camera count down {seconds} seconds before each photo."),
         "test": ("I want a {seconds} s countdown before the camera shoots. Set that up.",),
     }
 

@@ -39,12 +39,15 @@ class ChatCountUnread(Task):
     checks_view = ("chat/messages.read", "chat/chats.unread")
     #: [chat title, body] of each message that arrives unread at setup
     params_schema = {"arrivals": list}
-    template = "How many unread messages do I have in Chat?"
+    template = ("How many unread messages do I have in Chat? Don't open any conversation to "
+                "count them.")
+    constraints = (("without opening", "don't open", "unopened"),)
     paraphrases = {
-        "train": ("Count my unread Chat messages.",
-                  "What's my unread message count in the Chat app?"),
-        "test": ("Without opening any conversation, tell me how many Chat messages I "
-                 "haven't read yet.",),
+        "train": ("Count my unread Chat messages without opening any chat.",
+                  "Without opening a conversation, what's my unread message count in the Chat "
+                  "app?"),
+        "test": ("Tell me how many Chat messages I haven't read yet, leaving every conversation "
+                 "unopened.",),
     }
 
     @classmethod

@@ -195,6 +195,7 @@ class CrossAppTextWalkTime(Task):
     params_schema = {"name": str, "number": str, "place": str, "key": str}
     template = ("Text {name} how many minutes it takes me to walk from home to {place}, "
                 "according to Maps.")
+    constraints = ("minutes",)
     paraphrases = {
         "test": ("{name} asked how long my walk from home to {place} is. Check Maps and text "
                  "them the number of minutes.",
@@ -316,6 +317,7 @@ class CrossAppEventAtPlace(Task):
                      "start": str, "end": str}
     template = ('Add "{title}" to my calendar on {day} from {start} to {end}, with the address '
                 "of {place} from Maps as the location.")
+    constraints = ("address",)
     paraphrases = {
         "train": ('Schedule "{title}" for {day}, {start} to {end}. Set the location to '
                   "{place}'s address as Maps shows it.",

@@ -297,7 +297,7 @@ class LongHorizonCoffeeRun(Task):
     paraphrases = {
         "test": ("Handle {name}'s coffee request from our chat: buy that drink in the coffee "
                  'mini program, send them the order, add a "Coffee pickup" alarm a quarter of '
-                 'an hour ahead of when they want it, and answer "On my way".',),
+                 'an hour ahead of when they want it, and reply "On my way".',),
     }
 
     @classmethod

@@ -50,6 +50,7 @@ class CrossAppShipToContact(Task):
     params_schema = {"name": str, "contact_id": int, "product": str, "product_id": str}
     template = ("Buy one {product} and ship it to {name}. Their address is in my contacts. "
                 "Use standard delivery.")
+    constraints = ("standard delivery", "one {product}")
     paraphrases = {
         "train": (
             ("Please order one {product} for {name} with standard delivery. You'll find their "

@@ -126,8 +126,9 @@ class EmailSaveAttachment(Task):
     may_change = (FILES,)
     params_schema = {"name": str, "email": str, "subject": str, "attachment": str}
     template = "Save the attachment from {name}'s latest email to my Downloads."
+    constraints = (("downloads", "download folder"),)
     paraphrases = {
-        "train": ("Download the file attached to {name}'s newest email onto my phone.",
+        "train": ("Download the file attached to {name}'s newest email into my Downloads.",
                   "Get the attachment in {name}'s most recent email into my Download folder."),
         "test": ("{name} just emailed me a file. Put it in my phone's Downloads.",),
     }

@@ -51,6 +51,7 @@ class CrossAppFoodAddressToSms(Task):
     may_change = ("sms",)
     params_schema = {"name": str, "number": str, "restaurant": str, "address": str}
     template = "Text {name} the address of {restaurant} from the Food app."
+    constraints = ("address",)
     paraphrases = {
         "train": ("Look up where {restaurant} is in Food and send the address to {name} by "
                   "SMS.",),
@@ -159,6 +160,7 @@ class CrossAppFoodChatRequest(Task):
     params_schema = {"name": str, "restaurant": str, "dish": str, "dish_id": int, "size": str,
                      "extra": str, "qty": int}
     template = "{name} asked me in Chat to order some food. Order it on Food, to my home."
+    constraints = (("my home", "my place"),)
     paraphrases = {
         "train": ("Check what {name} wants to eat (see our chat) and get it delivered to my "
                   "place with the Food app.",),

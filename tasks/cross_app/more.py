@@ -161,6 +161,7 @@ class CrossAppSaveContactAddress(Task):
                      "default_clause": str}
     template = ("Save {name}'s home address from my contacts as a new shipping address in the "
                 "Shopping app, under their name{default_clause}.")
+    constraints = ("their name",)
     paraphrases = {
         "train": (
             ("In the Shopping app, add {name}'s home address from my contacts as a new shipping "

@@ -128,11 +128,13 @@ class CrossAppTextedSongToQueue(Task):
     split = "test"
     may_change = ("music/queue",)
     params_schema = {"name": str, "number": str, "title": str, "artist": str, "song_id": int}
-    template = "Queue up the song {name} texted me about."
+    template = "Add the song {name} texted me about to the end of my music queue."
+    constraints = (("the end of", "after what"),)
     paraphrases = {
-        "test": ("{name} recommended a track by text message. Add it to my music queue.",
-                 "Check my messages from {name} for a song and line it up to play next in "
-                 "Music, after what is queued."),
+        "test": ("{name} recommended a track by text message. Put it at the end of my music "
+                 "queue.",
+                 "Check my messages from {name} for a song and line it up in Music after what "
+                 "is already queued."),
     }
 
     @classmethod

@@ -61,10 +61,11 @@ class CrossAppRecipeToNote(Task):
     params_schema = {"recipe": str, "id": int, "servings": int}
     template = ("Share the ingredient list of {recipe} for {servings} servings from Recipes "
                 "into a new note.")
+    constraints = ("share",)
     paraphrases = {
-        "train": ("Save {recipe}'s ingredients, scaled to {servings} servings, as a note in "
-                  "Notes.",),
-        "test": ("I'll shop from my notes: send what {recipe} needs for {servings} people "
+        "train": ("Share {recipe}'s ingredients, scaled to {servings} servings, from Recipes "
+                  "as a note in Notes.",),
+        "test": ("I'll shop from my notes: share what {recipe} needs for {servings} servings "
                  "there as a note.",),
     }
 
@@ -186,6 +187,7 @@ class CrossAppSplitShareToExpense(Task):
     params_schema = {"title": str, "category": str}
     template = ('Log my share of the "{title}" split from Split (in Chat) as a {category} '
                 'expense today, with the note "{title}".')
+    constraints = ("today",)
     paraphrases = {
         "test": ('How much do I owe for "{title}" in the Split mini program? Record that '
                  'amount in Expenses under {category}, note "{title}", dated today.',),

@@ -83,8 +83,10 @@ class CrossAppRideToContact(Task):
     may_change = ("rides/trips",)
     params_schema = {"name": str, "type": str, "dropoff_key": str}
     template = "Book a ride from Home to {name}'s place right now, ride type {type}."
+    constraints = (("from home", "from my home"),)
     paraphrases = {
-        "train": ("Get me a car ({type}) to {name}'s home; their address is in my contacts.",
+        "train": ("Get me a car ({type}) from home to {name}'s place; their address is in my "
+                  "contacts.",
                   "Order a ride of type {type} from my home to where {name} lives."),
         "test": ("I'm visiting {name}. Look up their address and have a {type} car take me there "
                  "from home now.",),
@@ -142,10 +144,11 @@ class CrossAppShareRideEta(Task):
     params_schema = {"name": str, "number": str, "dropoff": str, "dropoff_key": str}
     template = ("Book an Economy ride from Home to {dropoff} now and text {name} when I'll "
                 "get there.")
+    constraints = ("Economy", ("from home", "home-to"))
     paraphrases = {
         "train": ("Order an Economy car home-to-{dropoff} and share the ride's arrival time "
                   "with {name} by text message.",),
-        "test": ("{name} is waiting for me at {dropoff}. Call an Economy ride there from "
+        "test": ("{name} is expecting me at {dropoff}. Call an Economy ride there from "
                  "home and send them my ETA over SMS.",),
     }
 
@@ -255,6 +258,7 @@ class CrossAppRideForEvent(Task):
                      "lead": int}
     template = ('Schedule an Economy ride from Home to my "{event}" event so that I am '
                 "picked up {lead} minutes before it starts.")
+    constraints = ("Economy", ("from home", "from my home"))
     paraphrases = {
         "test": ('Check where and when "{event}" is in my calendar, and reserve an Economy '
                  "ride from home there with the pickup {lead} minutes ahead of the start.",

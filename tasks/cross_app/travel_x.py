@@ -77,6 +77,7 @@ class CrossAppStayToCalendar(Task):
     template = ('Add the check-in of my upcoming stay at {hotel} in {city} to my calendar: an '
                 'event "Hotel check-in" from 3 PM to 4 PM on the check-in day, with the '
                 "hotel's address as the location.")
+    constraints = ("address",)
     paraphrases = {
         "train": ('Create a calendar event "Hotel check-in", 3-4 PM on the day I arrive at '
                   "{hotel} ({city}), located at that hotel's address.",),
@@ -130,6 +131,7 @@ class CrossAppTextHotelAddress(Task):
     may_change = ("sms",)
     params_schema = {"city": str, "hotel": str, "id": int, "name": str, "number": str}
     template = "Text {name} the address of the hotel I'm staying at in {city}."
+    constraints = ("address",)
     paraphrases = {
         "train": ("Send {name} a message with my {city} hotel's street address.",
                   "{name} asked where I'm staying in {city}. Text them the hotel's address."),
@@ -202,6 +204,7 @@ class CrossAppStayNearContact(Task):
                      "arrive": str}
     template = ("Book me one night from {arrive} at the best-rated hotel in the town where "
                 "{name} lives, in its cheapest available room, for one adult.")
+    constraints = (("one adult", "just me"),)
     paraphrases = {
         "test": ("I'm visiting {name} on {arrive} for a night. Look up their town in Contacts "
                  "and reserve the cheapest free room at the top-rated hotel there, just me.",

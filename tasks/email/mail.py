@@ -148,7 +148,7 @@ class EmailReply(Task):
     params_schema = {"name": str, "email": str, "id": int, "body": str}
     template = 'Reply to {name}\'s latest email saying "{body}".'
     paraphrases = {
-        "train": ('Answer the most recent email from {name} with "{body}".',
+        "train": ('Respond to the most recent email from {name} with "{body}".',
                   'Hit reply on {name}\'s newest email and write "{body}".'),
         "test": ('{name} emailed me recently. Respond to that email: "{body}".',),
     }

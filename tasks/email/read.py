@@ -127,12 +127,14 @@ class EmailCountUnread(Task):
     answer_matcher = NumberMatch()
     #: the answer is the unread state: opening a message to count destroys it, so it counts
     checks_view = ("email/messages.read",)
-    template = "How many unread emails are in my inbox?"
+    template = "How many unread emails are in my inbox? Don't open any of them to count."
+    constraints = (("without opening", "don't open", "unopened"),)
     paraphrases = {
-        "train": ("Count the unread messages in my email inbox.",
-                  "How many emails in my inbox haven't I read yet?"),
-        "test": ("What's my unread email count in the inbox right now?",
-                 "Tell me the number of inbox emails still marked unread."),
+        "train": ("Count the unread messages in my email inbox without opening any.",
+                  "Without opening anything, how many emails in my inbox haven't I read yet?"),
+        "test": ("What's my unread email count in the inbox right now? Leave them unopened.",
+                 "Tell me the number of inbox emails still marked unread, without opening any "
+                 "of them."),
     }
 
     def expected_answer(self, device: Device) -> Any:

@@ -48,7 +48,7 @@ class ExpensesLog(Task):
     template = 'Log a ${amount} {category} expense "{note}" on {day} in Expenses.'
     paraphrases = {
         "train": ('I spent ${amount} on {day}: "{note}", category {category}. Record it.',
-                  'Add an expense: {note}, ${amount}, {category}, dated {day}.'),
+                  'Add an expense: "{note}", ${amount}, {category}, dated {day}.'),
         "test": ('Back on {day} I paid ${amount} for "{note}". Put that in my expense '
                  "tracker under {category}.",),
     }

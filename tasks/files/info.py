@@ -47,6 +47,7 @@ class FilesSizeOf(Task):
     answer_matcher = NumberMatch()
     params_schema = {"name": str, "size": int}
     template = "How many bytes is the file {name} in my Downloads?"
+    constraints = ("byte",)
     paraphrases = {
         "train": ("What's the exact size of {name} in Downloads, in bytes?",
                   "Tell me the file size of {name} (Download folder) in bytes."),

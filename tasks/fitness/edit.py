@@ -174,10 +174,11 @@ class FitnessMinutesGoalFromLastWeek(Task):
     optimal_steps = 10
     may_change = ("fitness/goals",)
     template = ("Set my weekly active minutes goal to the active time I actually logged last "
-                "week, rounded to the nearest 10 minutes.")
+                "week (Monday to Sunday), rounded to the nearest 10 minutes.")
+    constraints = (("Monday to Sunday", "Monday through Sunday"),)
     paraphrases = {
-        "train": ("Make last week's total active minutes (to the nearest ten) my new weekly "
-                  "goal in Fitness.",),
+        "train": ("Make last week's total active minutes (Monday to Sunday, to the nearest "
+                  "ten) my new weekly goal in Fitness.",),
         "test": ("Whatever I did last week, Monday through Sunday, in active time: round it to "
                  "a multiple of 10 minutes and use it as my weekly target.",),
     }

@@ -47,8 +47,9 @@ class FitnessLongestRunThisMonth(Task):
     optimal_steps = 6
     answer_matcher = NumberMatch(tol=0.006)
     template = "How far was my longest run this month, in kilometres?"
+    constraints = (("km", "kilometre", "kilometer"),)
     paraphrases = {
-        "train": ("What distance did my longest run in March cover?",
+        "train": ("What distance, in km, did my longest run this month cover?",
                   "Check Fitness: how many km was the longest run I did this month?"),
         "test": ("Of all the runs I've logged since the 1st, which went furthest? Tell me "
                  "its distance in km.",),
@@ -87,11 +88,13 @@ class FitnessRideDistanceLastWeek(Task):
     split = "test"
     optimal_steps = 5
     answer_matcher = NumberMatch(tol=0.006)
-    template = "How many kilometres did I ride in total last week?"
+    template = "How many kilometres did I ride in total last week (Monday to Sunday)?"
+    constraints = (("km", "kilometre"), "Monday to Sunday")
     paraphrases = {
-        "test": ("Add up every bike ride from last week (Monday to Sunday): what distance do "
-                 "they come to?",
-                 "Tell me last week's total cycling distance from my fitness app."),
+        "test": ("Add up every bike ride from last week (Monday to Sunday): what distance in "
+                 "km do they come to?",
+                 "Tell me last week's total cycling distance, Monday to Sunday, in kilometres "
+                 "from my fitness app."),
     }
 
     def _total(self, kind: str) -> float:

@@ -255,6 +255,7 @@ class FoodReorder(Task):
     may_change = ("food/orders", "food/order_items")
     params_schema = {"restaurant": str, "order_id": int}
     template = "Reorder my last {restaurant} order on Food and have it delivered to work."
+    constraints = (("work", "office"),)
     paraphrases = {
         "test": ("Same again from {restaurant}, please: repeat my previous order there, "
                  "sent to my office.",),

@@ -81,9 +81,11 @@ class FoodDishPrice(Task):
     answer_matcher = NumberMatch(tol=0.005)
     params_schema = {"restaurant": str, "dish": str, "dish_id": int, "size": str}
     template = "How much is one {size} {dish} at {restaurant} on Food, without extras?"
+    constraints = (("extras", "add nothing"),)
     paraphrases = {
         "train": ("What does a {size} {dish} cost at {restaurant}? No extras.",
-                  "Look up the price of the {dish} in size {size} from {restaurant}."),
+                  "Look up the price of the {dish} in size {size} from {restaurant}, with no "
+                  "extras."),
         "test": ("Before I order: tell me what {restaurant} charges for their {dish} when I "
                  "pick {size} and add nothing.",),
     }

@@ -301,7 +301,7 @@ class GalleryAddToAlbum(Task):
     template = "Add the photo I took on {day} at {time} to my \"{album}\" album."
     paraphrases = {
         "test": (
-            "Put the {day} photo from {time} into the album called {album}.",
+            'Put the {day} photo from {time} into the album called "{album}".',
             "My album \"{album}\" is missing the picture from {day} at {time}. Add it.",
         ),
     }

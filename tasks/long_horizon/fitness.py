@@ -91,9 +91,10 @@ class LongHorizonFitnessRideRecap(Task):
     may_change = ("sms", "calendar")
     params_schema = {"name": str, "number": str, "first": str, "ride_id": int, "day": str,
                      "weekday": str, "date": str, "time": str}
-    template = ("{name} texted me about our ride. Answer their question with the distance from "
-                'Fitness, then add "Ride with {first}" to my calendar at the time they propose, '
-                "lasting as long as that ride took, with the route's name as the location.")
+    template = ("{name} texted me about our ride. Reply to their question by text with the "
+                'distance from Fitness, then add "Ride with {first}" to my calendar at the time '
+                "they propose, lasting as long as that ride took, with the route's name as the "
+                "location.")
     paraphrases = {
         "train": ("Read {name}'s message about the ride we did, text back how far it was (see "
                   'Fitness), and schedule "Ride with {first}" when they suggest: same length '

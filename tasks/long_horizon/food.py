@@ -87,6 +87,7 @@ class LongHorizonFoodGroupLunch(Task):
     template = ("Read the lunch plan in my Friends chat and order the food it asks for on "
                 'Food, to my home. Then add "Lunch delivery" to my calendar from the order\'s '
                 "arrival time, 30 minutes long, and tell the group what time the food arrives.")
+    constraints = (("my home", "my place"),)
     paraphrases = {
         "train": ("A friend set up lunch in the Friends group. Order what they asked for (one "
                   'each) to my home with Food, put a 30-minute "Lunch delivery" event in '
@@ -183,6 +184,7 @@ class LongHorizonFoodTeamLunch(Task):
     template = ("{name} texted me about a team lunch. Order it on Food to my work address, set "
                 'an alarm labeled "Lunch is here" for when the order arrives, and text {name} '
                 "back with the arrival time.")
+    constraints = (("work address", "office"),)
     paraphrases = {
         "test": ("Sort out the team lunch {name} asked for by SMS: place the order in the "
                  'Food app for delivery to the office, add a "Lunch is here" alarm at the '

@@ -74,7 +74,7 @@ class LongHorizonFriendsMixtape(Task):
     paraphrases = {
         "train": ('Collect the song tips from {a} (Chat) and {b} (text message) in a new '
                   'playlist "{name}" and send that playlist to {b} as a text.',),
-        "test": ('Two songs were suggested to me: one by {a} on Chat, one by {b} over SMS. Put '
+        "test": ('Songs were suggested to me: one by {a} on Chat, one by {b} over SMS. Put '
                  'both on a fresh "{name}" playlist and text it to {b} using Share.',),
     }
 

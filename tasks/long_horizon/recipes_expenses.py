@@ -92,7 +92,7 @@ class LongHorizonPotluck(Task):
                   "\"Potluck at {first}'s\" (3 hours) in Calendar and reply \"Count me in\".",),
         "test": ("Read the potluck text from {name}. I'll cook what they asked: keep that "
                  "recipe in my saved ones, list its ingredients for all the guests, block 3 "
-                 "hours in Calendar called \"Potluck at {first}'s\" and answer \"Count me "
+                 "hours in Calendar called \"Potluck at {first}'s\" and reply \"Count me "
                  'in".',),
     }
 
@@ -193,7 +193,7 @@ class LongHorizonGroceryHalf(Task):
         "test": ("Deal with {name}'s grocery text: my half goes into Expenses (Groceries, "
                  'note "Groceries with {first}", dated the shopping day), a to-do "Pay '
                  '{first} back" with high priority due on the day they want the money, and '
-                 'answer "Logged it, thanks!".',),
+                 'reply "Logged it, thanks!".',),
     }
 
     @classmethod

@@ -69,6 +69,7 @@ class LongHorizonEventRide(Task):
     template = ('Find my "{event}" event in Calendar. Schedule a ride (type {type}) from Home '
                 "to its location, picking me up {lead} minutes before it starts; set an alarm "
                 'labeled "Ride" 10 minutes before the pickup; and text {name} the pickup time.')
+    constraints = ("from home",)
     paraphrases = {
         "train": ('Get me to "{event}": look it up in my calendar, reserve a {type} ride from '
                   "home there with pickup {lead} minutes before the start, add a \"Ride\" "
@@ -152,10 +153,11 @@ class LongHorizonDinnerRide(Task):
     template = ("{name} invited me over in a text. Schedule a ride (type {type}) from Home to "
                 "their address from my contacts, picking me up 30 minutes before the time "
                 'they said, then reply "See you then!" to their message.')
+    constraints = ("from home",)
     paraphrases = {
         "test": ('Read {name}\'s dinner invitation in Messages, find where they live in '
                  "Contacts, book a {type} ride from home in advance so the pickup is half an "
-                 'hour before dinner, and answer them "See you then!".',),
+                 'hour before dinner, and reply to them "See you then!".',),
     }
 
     @classmethod

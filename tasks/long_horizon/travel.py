@@ -72,6 +72,7 @@ class LongHorizonHotelTrip(Task):
                 '(its cheapest available room), add "Hotel check-in" to my calendar from 3 PM '
                 "to 4 PM on the arrival day with the hotel's address as location, and text "
                 "{name} the hotel's address.")
+    constraints = ("address",)
     paraphrases = {
         "train": ("Plan my {city} stay: reserve the lowest-priced four-star hotel for {who}, "
                   "{arrive} to {leave}, in its cheapest free room; put a 3-4 PM \"Hotel "
@@ -79,8 +80,8 @@ class LongHorizonHotelTrip(Task):
                   "address by SMS.",),
         "test": ("I'm going to {city} ({arrive} - {leave}, {who}). Get me the cheapest room at "
                  "the cheapest four-star hotel there, block 3 to 4 PM on arrival day in my "
-                 'calendar as "Hotel check-in" at the hotel, and message {name} where I\'ll '
-                 "be staying.",),
+                 'calendar as "Hotel check-in" at the hotel\'s address, and message {name} '
+                 "that address.",),
     }
 
     @classmethod
@@ -172,10 +173,12 @@ class LongHorizonVisitFromText(Task):
                 'suggest for those dates, just for me; add "Visit {first}" to my calendar from '
                 "3 PM to 4 PM on the day I arrive, at the hotel's address; then reply to "
                 "{name} with the booking's confirmation number.")
+    constraints = ("address", ("just for me", "one adult"))
     paraphrases = {
         "test": ("{name} texted me about a visit. Reserve the hotel and dates from that message "
                  "(one adult, cheapest free room), block 3-4 PM on arrival day in Calendar as "
-                 '"Visit {first}" at the hotel, and text {name} back the confirmation number.',),
+                 '"Visit {first}" at the hotel\'s address, and text {name} back the '
+                 "confirmation number.",),
     }
 
     @classmethod

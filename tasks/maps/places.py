@@ -45,6 +45,7 @@ class MapsWalkTime(Task):
     answer_matcher = NumberMatch()
     params_schema = {"place": str, "key": str}
     template = "How many minutes does it take to walk from home to {place}?"
+    constraints = ("minutes",)
     paraphrases = {
         "train": ("I want to walk to {place} from my home. How long will it take, in minutes?",
                   "Check Maps: how many minutes is the walk from home to {place}?"),
@@ -180,6 +181,7 @@ class MapsDriveDistance(Task):
     answer_matcher = NumberMatch(tol=0.051)
     params_schema = {"start": str, "start_key": str, "end": str, "end_key": str}
     template = "How many miles is the drive from {start} to {end}?"
+    constraints = ("miles",)
     paraphrases = {
         "test": ("Using Maps, find the driving distance in miles between {start} and {end}.",
                  "I'm at {start} and need to drive to {end}. How far is that in miles?"),

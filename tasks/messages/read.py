@@ -92,14 +92,18 @@ class MessagesCountUnread(Task):
     answer_matcher = NumberMatch()
     #: the answer is the unread state: opening a thread to count destroys it, so it counts
     checks_view = ("sms.read",)
-    template = "How many of my text conversations have unread messages?"
+    template = ("How many of my text conversations have unread messages? Don't open any of "
+                "them to count.")
+    constraints = (("without opening", "don't open", "unopened"),)
     params_schema = {"unread": int}
     paraphrases = {
         "test": (
-            "How many unread conversations do I have in Messages?",
-            "Count the message threads I haven't read yet.",
-            "In my texts, how many chats are still unread?",
-            "Tell me the number of conversations with new messages I haven't opened.",
+            "How many unread conversations do I have in Messages? Count them without opening "
+            "any.",
+            "Count the message threads I haven't read yet, without opening them.",
+            "In my texts, how many chats are still unread? Leave them unopened.",
+            "Tell me the number of conversations with new messages I haven't opened, and don't "
+            "open any.",
         ),
     }
 

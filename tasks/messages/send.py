@@ -239,7 +239,7 @@ class MessagesReplyUnread(Task):
     template = 'Reply to {name}\'s new message with "{body}".'
     paraphrases = {
         "train": (
-            '{name} just texted me. Answer "{body}".',
+            '{name} just texted me. Reply "{body}".',
             'Write back to {name}: "{body}".',
         ),
         "test": (

@@ -255,8 +255,8 @@ class BikeRoundTrip(Task):
                 "back to {start}.")
     paraphrases = {
         "train": ("Do a CityBike round trip: {start} to {end} and back again.",),
-        "test": ("I need to pop over to {end} from {start} and return. Use two CityBike "
-                 "rides.",),
+        "test": ("I need to pop over to {end} from {start} and return. Use CityBike both "
+                 "ways.",),
     }
 
     @classmethod

@@ -109,6 +109,7 @@ class CoffeeOrderShare(ShareResultTask):
     params_schema = {"drink": str, "size": str, "chat": str, "chat_id": int}
     template = ("Order a {size} {drink} with whole milk in Bean There (in Chat), then share "
                 "the order to my chat with {chat}.")
+    constraints = ("whole milk",)
     paraphrases = {
         "train": ("Buy a {size} {drink} (whole milk) from the Bean There mini program and "
                   "send the order to {chat} with Share to chat.",),

@@ -89,7 +89,7 @@ class MoviesBuySeats(Task):
     template = "In Chat's CinemaGo, buy tickets for {film} ({day}, {time}), seats {seats}."
     paraphrases = {
         "train": ("Book seats {seats} for the {time} showing of {film} {day} with CinemaGo.",
-                  "Get me two {film} tickets, {day} at {time}: seats {seats}."),
+                  "Get me {film} tickets, {day} at {time}: seats {seats}."),
         "test": ("I want to see {film} at {time} {day}. Reserve and pay for seats {seats} in "
                  "the movie mini program.",),
     }
@@ -222,7 +222,7 @@ class MoviesNextWeekInfeasible(Task):
     template = "Buy two tickets for {film} next Saturday at {time} in CinemaGo."
     paraphrases = {
         "train": ("Book {film} for a week from now, {time}, two seats, with CinemaGo.",),
-        "test": ("Reserve a pair of seats for {film} on Saturday next week ({time}).",),
+        "test": ("Reserve two seats for {film} on Saturday next week ({time}).",),
     }
 
     @classmethod
@@ -266,9 +266,10 @@ class MoviesMatineeSeat(Task):
     params_schema = {"film": str, "day": str, "row": str}
     template = "Buy one ticket for the 1:15 PM matinee of {film} {day} in CinemaGo, any seat " \
                "in row {row}."
+    constraints = (("one ticket", "a single"), "row {row}")
     paraphrases = {
         "train": ("Get me a single seat in row {row} for {film}'s 1:15 PM show {day}.",),
-        "test": ("One cheap matinee ticket (1:15 PM) for {film} {day}, please — sit me "
+        "test": ("A single cheap matinee ticket (1:15 PM) for {film} {day}, please — sit me "
                  "somewhere in row {row}.",),
     }
 

@@ -243,7 +243,7 @@ class ParcelTwoToLocker(Task):
     template = ("In Chat's Parcel, have both my {item} from {sender} and my {item2} from "
                 "{sender2} delivered to the {locker}.")
     paraphrases = {
-        "train": ("Redirect two parcels to the {locker} in Parcel: the {item} ({sender}) and "
+        "train": ("Redirect both parcels to the {locker} in Parcel: the {item} ({sender}) and "
                   "the {item2} ({sender2}).",),
         "test": ("I'll pick up the {sender} and {sender2} deliveries ({item}, {item2}) at "
                  "the {locker}; set that up in Parcel.",),

@@ -65,7 +65,7 @@ class MusicMakePlaylist(Task):
                   '"{b}" ({b_artist}), "{c}" ({c_artist}).',
                   'I want a playlist named "{name}" made of {a_artist}\'s "{a}", {b_artist}\'s '
                   '"{b}" and {c_artist}\'s "{c}".'),
-        "test": ('Start a "{name}" playlist in Music. Three tracks go in: "{a}" from {a_artist}, '
+        "test": ('Start a "{name}" playlist in Music with these tracks: "{a}" from {a_artist}, '
                  '"{b}" from {b_artist}, "{c}" from {c_artist}.',),
     }
 
@@ -116,9 +116,10 @@ class MusicQueueSong(Task):
     optimal_steps = 6
     may_change = ("music/queue",)
     params_schema = {"title": str, "artist": str, "id": int}
-    template = 'Add "{title}" by {artist} to my queue.'
+    template = 'Add "{title}" by {artist} to the end of my queue.'
+    constraints = (("the end of", "after what"),)
     paraphrases = {
-        "train": ('Queue up "{title}" by {artist}.',
+        "train": ('Queue up "{title}" by {artist} after what is already in my queue.',
                   'Put {artist}\'s "{title}" at the end of my play queue.'),
         "test": ('After what is lined up now, I want to hear "{title}" ({artist}). Queue it.',),
     }
@@ -164,6 +165,7 @@ class MusicShuffleRepeat(Task):
     may_change = ("music/player",)
     params_schema = {"mode": str}
     template = "Turn on shuffle and set repeat to {mode} in Music."
+    constraints = (("shuffle", "random order"),)
     paraphrases = {
         "train": ("In the music player, switch shuffle on and repeat to {mode}.",
                   "Shuffle my music, and make it repeat {mode}."),

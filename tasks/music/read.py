@@ -95,6 +95,7 @@ class MusicPlaylistLength(Task):
     answer_matcher = NumberMatch(tol=0.5)
     params_schema = {"name": str, "id": int}
     template = 'How many minutes long is my playlist "{name}", to the nearest minute?'
+    constraints = ("minute",)
     paraphrases = {
         "test": ('If I play "{name}" from start to end, about how many minutes will it take? '
                  'Round to a whole minute.',

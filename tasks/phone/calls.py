@@ -126,7 +126,7 @@ class PhoneReturnMissedCall(Task):
     paraphrases = {
         "train": ("I missed a call from {name}. Call them back.",
                   "Call {name} back, I didn't pick up earlier."),
-        "test": ("{name} tried to reach me and I didn't answer; get them on the line.",),
+        "test": ("{name} tried to reach me and I didn't pick up; get them on the line.",),
     }
 
     @classmethod

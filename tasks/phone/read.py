@@ -100,7 +100,7 @@ class PhoneLastCaller(Task):
     template = "Who was the last person to call me?"
     paraphrases = {
         "test": ("Who rang me most recently?",
-                 "Look at my calls: whose call came in last, whether I answered or not?"),
+                 "Look at my calls: whose call came in last, whether I picked up or not?"),
     }
 
     def _callers(self) -> list[dict[str, Any]]:

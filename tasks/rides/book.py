@@ -102,6 +102,7 @@ class RidesSchedule(Task):
     params_schema = {"type": str, "dropoff": str, "dropoff_key": str, "at": str, "day": str,
                      "time": str}
     template = "Schedule a ride from Home to {dropoff} for {day} at {time}, ride type {type}."
+    constraints = (("from home", "at home", "home to"),)
     paraphrases = {
         "train": ("Reserve a car ({type}) to {dropoff} picking me up at home on {day}, {time}.",
                   "Book a ride for later: {type}, Home to {dropoff}, pickup {day} at {time}."),

@@ -47,7 +47,7 @@ class SettingsBrightness(Task):
         ),
         "test": (
             "The screen is too bright or too dim; adjust the brightness level to {percent}%.",
-            "Could you make the brightness exactly {percent}% in Display settings?",
+            "Could you make the brightness {percent}% in Display settings?",
         ),
     }
 
@@ -97,7 +97,7 @@ class SettingsVolume(Task):
     paraphrases = {
         "train": (
             "Change my {stream} volume to level {level} of 15.",
-            "Put the {stream} volume at {level} (on the 0 to 15 scale).",
+            "Put the {stream} volume at {level} (the scale goes up to 15).",
         ),
         "test": (
             "In Sound settings, the {stream} volume should be {level} out of 15. Fix it.",
@@ -289,7 +289,7 @@ class SettingsAlarmVolumeQuery(Task):
     params_schema = {"level": int}
     template = "What is my alarm volume, on the 0 to 15 scale?"
     paraphrases = {
-        "test": ("How loud is my alarm set? Give me the level out of 15.",
+        "test": ("How loud is my alarm set? Give me the level on the 0 to 15 scale.",
                  "Tell me the alarm volume step (0-15) from Sound settings."),
     }
 

@@ -96,7 +96,7 @@ class SettingsSleepSchedule(Task):
         "test": (
             'Configure the bedtime schedule called "Sleeping" in Do Not Disturb: {days}, '
             "{start} until {end}. Make sure it is enabled.",
-            "Enable Do Not Disturb's Sleeping schedule ({start}-{end}, {days}).",
+            "Enable Do Not Disturb's \"Sleeping\" schedule ({start}-{end}, {days}).",
         ),
     }
 
@@ -208,6 +208,7 @@ class SettingsManualTimeZone(Task):
     may_change = ("settings/global", TIME_ZONE)
     params_schema = {"city": str, "tz": str}
     template = "Turn off automatic time zone and set the phone to {city} time."
+    constraints = (("automatic", "by hand"),)
     paraphrases = {
         "test": (
             "I'm travelling: stop setting the time zone automatically and choose {city}.",

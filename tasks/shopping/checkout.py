@@ -93,6 +93,7 @@ class ShoppingBuyExpress(Task):
                      "label": str, "street": str}
     template = ("Buy one {name}{options_phrase} with Express delivery and ship it to my "
                 "{label} address.")
+    constraints = ("Express delivery", ("one {name}", "a single {name}"))
     paraphrases = {
         "train": (
             "Order one {name}{options_phrase} with Express delivery to my {label} address.",
@@ -170,6 +171,7 @@ class ShoppingCheckoutNewAddress(Task):
     params_schema = {"seed_cart": list, "street": str, "city": str, "state": str, "zip": str}
     template = ("Order everything in my cart with Standard delivery, shipped to my new "
                 "address: {street}, {city}, {state} {zip}.")
+    constraints = ("Standard delivery", "new address")
     paraphrases = {
         "test": (
             ("Check out my whole cart with Standard delivery and ship it to my new address, "

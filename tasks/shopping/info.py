@@ -115,12 +115,12 @@ class ShoppingOrderStatus(Task):
     optimal_steps = 5
     answer_matcher = StringMatch(contains=True, candidates=STATUSES)
     params_schema = {"order_id": str}
-    template = "What's the status of my order {order_id}?"
+    template = "What state is my order {order_id} in?"
     paraphrases = {
         "test": (
-            "Can you check on my order {order_id} and tell me its status?",
-            "What status is my order {order_id} in right now?",
-            "Tell me the current status of order {order_id}.",
+            "Can you check on my order {order_id} and tell me where it stands?",
+            "What stage is my order {order_id} at right now?",
+            "Tell me the current state of order {order_id}.",
         ),
     }
 
@@ -256,7 +256,7 @@ class ShoppingOpenOrders(Task):
         "test": (
             ("I'm expecting some packages. What are the order numbers of all my orders that have "
              "been neither delivered nor cancelled yet?"),
-            ("Could you list every order I'm still waiting for (anything not delivered or "
+            ("Could you list every order I'm still expecting (anything not delivered or "
              "cancelled)? Just the order numbers, please."),
         ),
     }

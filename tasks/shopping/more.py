@@ -266,6 +266,7 @@ class ShoppingCheckoutWithCard(Task):
     params_schema = {"seed_cart": list, "payment_label": str, "card": str, "last4": str}
     template = ("Check out everything in my cart with Standard delivery to my default address, "
                 "and pay with my {card} ending in {last4}.")
+    constraints = ("Standard delivery", "default address")
     paraphrases = {
         "train": (
             ("Order everything in my cart using Standard delivery to my default address, paying "

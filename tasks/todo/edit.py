@@ -148,7 +148,7 @@ class TodoComplete(Task):
     params_schema = {"title": str, "list": str, "id": int}
     template = 'Mark "{title}" as done in my Tasks.'
     paraphrases = {
-        "train": ('Check off "{title}" on my to-do list.', 'Complete the task "{title}".'),
+        "train": ('Check off "{title}" on my to-do list.', 'Mark the task "{title}" as finished.'),
         "test": ("I've finished \"{title}\"; tick it off.",),
     }
 
