@@ -31,6 +31,8 @@ from phoneworld_gym.tasks.shopping.common import (
     orders_per_product,
     pick_product,
     products_by_id,
+    seed_cart,
+    seed_cart_params,
 )
 
 #: every status an order can have, as the app writes it
@@ -105,7 +107,9 @@ class ShoppingPriceOf(Task):
 
 @register_task
 class ShoppingOrderStatus(Task):
-    """Read an order's status; an answer naming any other status as well scores 0."""
+    """Read an order's status; an answer naming any other status as well scores 0. The
+    status is drawn first (among those the orders have), then an order with it: most orders
+    are delivered, so "Delivered" won blind when the order was drawn directly."""
 
     id = "ShoppingOrderStatus"
     apps = (SHOP,)
@@ -126,7 +130,9 @@ class ShoppingOrderStatus(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"order_id": choice(rng, probe.query(ORDERS))["_id"]}
+        orders = probe.query(ORDERS)
+        status = choice(rng, sorted({o["status"] for o in orders}))
+        return {"order_id": choice(rng, [o for o in orders if o["status"] == status])["_id"]}
 
     def expected_answer(self, device: Device) -> Any:
         return order_row(self.before(ORDERS), self.params["order_id"])["status"]
@@ -143,7 +149,9 @@ class ShoppingOrderStatus(Task):
 
 @register_task
 class ShoppingCartCount(Task):
-    """Count the items in the cart (quantities included)."""
+    """Count the items in the cart (quantities included). Setup adds zero to three new
+    lines (a drawn number, one or two of each): the seeded carts alone held two items on
+    40% of the seeds."""
 
     id = "ShoppingCartCount"
     apps = (SHOP,)
@@ -162,6 +170,15 @@ class ShoppingCartCount(Task):
             "What's the total number of items in my basket right now?",
         ),
     }
+    params_schema = {"seed_cart": list}
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        want = len(probe.query(CART)) + int(rng.integers(0, 4))
+        return {"seed_cart": seed_cart_params(rng, probe, want=want)}
+
+    def setup(self, device: Device) -> None:
+        seed_cart(device, self.params["seed_cart"])
 
     def expected_answer(self, device: Device) -> Any:
         return sum(int(line["qty"]) for line in self.before(CART))

@@ -99,7 +99,9 @@ def _plan(seed: int, home: str, places: tuple[str, ...]) -> tuple[dict[str, Any]
                         "place": place, "scene": scene, "seed": int(rng.integers(1 << 30)),
                         "trip": place == trip and place != home})
             t += dt.timedelta(minutes=int(rng.integers(1, 40)), seconds=int(rng.integers(60)))
-    for _ in range(int(rng.integers(2, 4))):
+    # one to seven screenshots: how many is an answer (GalleryCountScreenshots), so it must
+    # not be a number a guess names often
+    for _ in range(int(rng.integers(1, 8))):
         day = FIRST_DAY + dt.timedelta(days=int(rng.integers(span)))
         t = dt.datetime.combine(day, dt.time(int(rng.integers(7, 23)), int(rng.integers(60)),
                                              int(rng.integers(60))))
