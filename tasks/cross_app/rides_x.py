@@ -83,11 +83,11 @@ class CrossAppRideToContact(Task):
     may_change = ("rides/trips",)
     params_schema = {"name": str, "type": str, "dropoff_key": str}
     template = "Book a ride from Home to {name}'s place right now, ride type {type}."
-    constraints = (("from home", "from my home"),)
+    constraints = (("from home", "from my home"), "now")
     paraphrases = {
-        "train": ("Get me a car ({type}) from home to {name}'s place; their address is in my "
-                  "contacts.",
-                  "Order a ride of type {type} from my home to where {name} lives."),
+        "train": ("Get me a car ({type}) from home to {name}'s place now; their address is in "
+                  "my contacts.",
+                  "Order a ride of type {type} from my home to where {name} lives, leaving now."),
         "test": ("I'm visiting {name}. Look up their address and have a {type} car take me there "
                  "from home now.",),
     }
@@ -144,12 +144,12 @@ class CrossAppShareRideEta(Task):
     params_schema = {"name": str, "number": str, "dropoff": str, "dropoff_key": str}
     template = ("Book an Economy ride from Home to {dropoff} now and text {name} when I'll "
                 "get there.")
-    constraints = ("Economy", ("from home", "home-to"))
+    constraints = ("Economy", ("from home", "home-to"), "now")
     paraphrases = {
-        "train": ("Order an Economy car home-to-{dropoff} and share the ride's arrival time "
-                  "with {name} by text message.",),
+        "train": ("Order an Economy car home-to-{dropoff} for now and share the ride's arrival "
+                  "time with {name} by text message.",),
         "test": ("{name} is expecting me at {dropoff}. Call an Economy ride there from "
-                 "home and send them my ETA over SMS.",),
+                 "home right now and send them my ETA over SMS.",),
     }
 
     @classmethod

@@ -52,6 +52,7 @@ class RidesBookNow(Task):
     params_schema = {"type": str, "pickup": str, "pickup_key": str, "dropoff": str,
                      "dropoff_key": str}
     template = "Get me a ride from {pickup} to {dropoff} right now, ride type {type}."
+    constraints = (("now", "immediately"),)
     paraphrases = {
         "train": ("Book a ride from {pickup} to {dropoff} leaving now; choose {type}.",
                   "Request a car now ({type}): pickup at {pickup}, drop-off at {dropoff}."),

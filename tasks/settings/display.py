@@ -211,8 +211,9 @@ class SettingsTimeoutUnavailable(Task):
     optimal_steps = 4
     params_schema = {"label": str}
     template = "Set my screen timeout to exactly {label}."
+    constraints = (("exactly", "precisely"),)
     paraphrases = {
-        "train": ("Change the screen timeout to {label}.",),
+        "train": ("Change the screen timeout to {label} precisely, not to a nearby value.",),
         "test": ("Make my screen go to sleep after precisely {label} of inactivity.",),
     }
 
