@@ -21,6 +21,7 @@ from phoneworld_gym.validators import (
     Diff,
     TableCheck,
     added,
+    changed,
     exact,
     new_row_declaration,
     same_address,
@@ -236,3 +237,13 @@ def test_text_and_address_columns_fold_but_other_columns_do_not():
                               "postal_address": "250 Maple Street, Albany, NY"})(d)
     assert same_address("12 Oak Blvd")("12 oak boulevard")
     assert not same_address("12 Oak Blvd")("12 Oak Drive")
+
+
+def test_an_edited_text_column_folds_too():
+    row = {"_id": 1, "list_id": 1, "title": "Buy milk", "notes": "", "due": "", "priority": 0,
+           "starred": 0, "done": 0}
+    d = Diff({"todo/tasks": [row]}, {"todo/tasks": [dict(row, title="buy  MILK")]})
+    assert changed("todo/tasks", 1, title="Buy milk")(d) is None
+    assert changed("todo/tasks", 1, title="Buy milk.")(d) is None  # punctuation folds
+    assert changed("todo/tasks", 1, title="Buy oat milk")(d)
+    assert changed("todo/tasks", 1, title=exact("Buy milk"))(d)
