@@ -213,7 +213,7 @@ class SettingsTimeoutUnavailable(Task):
     template = "Set my screen timeout to exactly {label}."
     constraints = (("exactly", "precisely"),)
     paraphrases = {
-        "train": ("Change the screen timeout to {label} precisely, not to a nearby value.",),
+        "train": ("Change the screen timeout so that it is exactly {label}.",),
         "test": ("Make my screen go to sleep after precisely {label} of inactivity.",),
     }
 
