@@ -116,6 +116,8 @@ class BrowserClosingTime(Task):
 class BrowserRecipeCount(Task):
     """How many of a counted ingredient (eggs, bananas, lemons, ...) a recipe on Fork & Spoon
     calls for: the number printed in its ingredient list, which depends on its servings.
+    The count is drawn first (among those the recipes print), then an ingredient with it:
+    most counts are 1, so "1" won blind when the ingredient was drawn directly.
 
     Fewer goals: the site has eight recipes with one to three counted ingredients each."""
 
@@ -137,9 +139,11 @@ class BrowserRecipeCount(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        row = choice(rng, [r for r in of_kind(probe, "recipe") if r["counts"]])
-        names = sorted(row["counts"])
-        return {"dish": row["dish"], "ingredient": names[int(rng.integers(len(names)))]}
+        pairs = [(r["dish"], name, int(n)) for r in of_kind(probe, "recipe")
+                 for name, n in sorted(r["counts"].items())]
+        count = choice(rng, sorted({n for *_, n in pairs}))
+        dish, name, _ = choice(rng, [p for p in pairs if p[2] == count])
+        return {"dish": dish, "ingredient": name}
 
     def expected_answer(self, device: Device) -> Any:
         row = next(r for r in of_kind(device.probe, "recipe") if r["dish"] == self.params["dish"])

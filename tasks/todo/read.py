@@ -63,7 +63,9 @@ class TodoDueLookup(Task):
 
 @register_task
 class TodoPriorityLookup(Task):
-    """Read a task's priority (None, Low, Medium or High)."""
+    """Read a task's priority (None, Low, Medium or High). The priority is drawn first (among
+    those the open tasks have), then a task with it: most tasks have none, so "none" won
+    blind when the task was drawn directly."""
 
     id = "TodoPriorityLookup"
     apps = ("todo",)
@@ -82,7 +84,9 @@ class TodoPriorityLookup(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        r = choice(rng, titled(probe, done=False))
+        rows = titled(probe, done=False)
+        level = choice(rng, sorted({int(r["priority"]) for r in rows}))
+        r = choice(rng, [r for r in rows if int(r["priority"]) == level])
         return {"title": r["title"], "id": int(r["_id"])}
 
     def expected_answer(self, device: Device) -> Any:
@@ -102,4 +106,3 @@ class TodoPriorityLookup(Task):
         """The next priority up (or down from High)."""
         p = int(_by_id(self.before("todo/tasks"))[self.params["id"]]["priority"])
         yield Action("answer", text=PRIORITIES[p + 1 if p < 3 else 2])
-
