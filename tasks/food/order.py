@@ -30,7 +30,7 @@ from phoneworld_gym.tasks.food.common import (
     restaurants,
     to_home,
 )
-from phoneworld_gym.validators import added, expect, removed
+from phoneworld_gym.validators import ANY, added, expect, removed
 
 
 @register_task
@@ -380,3 +380,52 @@ class FoodClosedNow(Task):
         yield from open_restaurant(device, self.params["restaurant"])
         yield from open_dish(device, self.params["dish"])  # "... is closed. Opens at 5:00 PM"
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class FoodOrderNow(Task):
+    """The feasible twin of :class:`FoodClosedNow`: its very wordings ("for delivery right
+    now", "as soon as possible", "brought over straight away") for a restaurant that is
+    open, so one of the dish is ordered (any size, address, tip and card: the goal names
+    none). Without a twin those words were in no feasible goal, and ``status infeasible``
+    on sight of them won the closed restaurant blind; which one it is shows only in the
+    app."""
+
+    id = "FoodOrderNow"
+    apps = ("food",)
+    difficulty = "medium"
+    tags = ("checkout",)
+    optimal_steps = 12
+    may_change = ("food/orders", "food/order_items")
+    params_schema = {"restaurant": str, "dish": str, "dish_id": int, "size": str}
+    template = FoodClosedNow.template
+    paraphrases = FoodClosedNow.paraphrases
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        p = pick_line(rng, probe, qty=(1, 1), with_extra=False)
+        return {k: p[k] for k in cls.params_schema}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        rid = next(int(r["_id"]) for r in self.before("food/restaurants")
+                   if r["name"] == p["restaurant"])
+        return self.expect(
+            added("food/orders", {"restaurant_id": rid, "address_label": ANY, "tip": ANY,
+                                  "status": "Preparing"}),
+            added("food/order_items", {"dish_id": p["dish_id"], "size": ANY, "extras": "",
+                                       "quantity": 1}))
+
+    def _run(self, device: Device, qty: int) -> Iterator[Action]:
+        p = self.params
+        yield from order_dish(device, p["dish"], p["restaurant"], p["size"], (), qty)
+        yield from checkout(device)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._run(device, 1)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Two of the dish, not one."""
+        yield from self._run(device, 2)
+        yield Action("status", goal_status="complete")

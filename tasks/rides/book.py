@@ -226,6 +226,27 @@ class RidesUnavailableType(Task):
 
 
 @register_task
+class RidesBookOnlyType(RidesBookNow):
+    """The feasible twin of :class:`RidesUnavailableType`: its very wordings ("Only {type}
+    will do"), for a ride type that has drivers today, so the ride is booked. Without a twin,
+    "only" and "kind" were words no feasible goal used, and ``status infeasible`` on sight of
+    them won the infeasible task blind; which one it is shows only in the app."""
+
+    id = "RidesBookOnlyType"
+    template = RidesUnavailableType.template
+    paraphrases = RidesUnavailableType.paraphrases
+    constraints = (("now", "right away"),)
+    optimal_steps = 8  # Home is the default pickup: no pickup to choose
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        b = choice(rng, places(probe, "work", "place"))
+        kinds = available(probe)
+        return {"type": kinds[int(rng.integers(len(kinds)))], "pickup": "Home",
+                "pickup_key": "home", "dropoff": b["name"], "dropoff_key": b["key"]}
+
+
+@register_task
 class RidesTipDriver(Task):
     """Tip the driver of a past trip from its receipt: that trip's tip becomes the amount
     and its total grows by it; nothing else changes."""
