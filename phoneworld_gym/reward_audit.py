@@ -12,7 +12,7 @@ with what a careful person would say:
   bounded, retracted or wrapped in random words;
 - **false-negative probes** (must score 1): friendly texts that state the fact; the answer in
   natural sentences and other common formats; text typed in another case; a detour through
-  another app before the work.
+  another app before the work; opening every unread item and playing a song on the way.
 
 The state-level probes change the rows the verifier reads (a view over the real probe), not
 the phone, so one oracle run serves many probes; the detour and case probes replay the oracle
@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from phoneworld_gym.contract import Action, AgentReport
@@ -304,13 +304,17 @@ def _env(task_id: str) -> Any:
     return PhoneEnv(tasks=task_id, obs_mode="a11y", max_steps=500)
 
 
-def _play(env: Any, seed: int, before: Sequence[Action] = (), typed: Any = None
+def _play(env: Any, seed: int, before: Sequence[Action] | Callable[[Any], Any] = (),
+          typed: Any = None
           ) -> tuple[Action | None, str]:
     """Reset, step ``before``, then the oracle up to its final report (``typed`` rewrites
     the text of every ``input_text``); return the final action, or None and why."""
     env.reset(seed=seed)
-    for a in before:
-        env.step(a)
+    if callable(before):
+        before(env)
+    else:
+        for a in before:
+            env.step(a)
     try:
         for a in env.oracle():
             if a.action_type in ("status", "answer"):
@@ -325,8 +329,11 @@ def _play(env: Any, seed: int, before: Sequence[Action] = (), typed: Any = None
     return None, "the oracle gave no final report"
 
 
-def audit_task(task_id: str, seeds: range = range(1), replays: bool = True) -> list[Probe]:
-    """Every probe of one task on each seed (see the module docstring)."""
+def audit_task(task_id: str, seeds: range = range(1), replays: bool = True,
+               looking: bool = True) -> list[Probe]:
+    """Every probe of one task on each seed (see the module docstring); ``replays`` plays
+    the variants that take another path, ``looking`` among them the one that first opens
+    every unread item and plays a song (the slowest)."""
     cls = get_task(task_id)
     out: list[Probe] = []
     env = _env(task_id)
@@ -362,7 +369,7 @@ def audit_task(task_id: str, seeds: range = range(1), replays: bool = True) -> l
                     g, f = _verdict(task, device, tables, report)
                     add(kind, what, 0.0, g, f)
             if replays:
-                for kind, what, before, typed in _replay_variants(cls, env):
+                for kind, what, before, typed in _replay_variants(cls, looking):
                     fin, why = _play(env, seed, before, typed)
                     if fin is None:
                         continue  # the variant cannot be played (the oracle lost its way)
@@ -373,9 +380,14 @@ def audit_task(task_id: str, seeds: range = range(1), replays: bool = True) -> l
     return out
 
 
-def _replay_variants(cls: type[Task], env: Any) -> Iterator[tuple[str, str, list[Action], Any]]:
-    """(kind, what, actions before the oracle, a rewrite of typed text) that a right episode
-    may take."""
+def _replay_variants(cls: type[Task], looking: bool = True) -> Iterator[tuple[str, str, Any, Any]]:
+    """(kind, what, actions before the oracle (or a function of the env that acts), a rewrite
+    of typed text) that a right episode may take."""
+    if looking:
+        from phoneworld_gym.audit import look_around, view_apps
+
+        yield ("fn:looking", "open every unread item and play a song first",
+               lambda env: look_around(env, skip=view_apps(cls)), None)
     others = [a for a in ("clock", "calculator", "weather", "notes") if a not in cls.apps]
     if others:
         yield ("fn:detour", f"open {others[0]} first, then home",

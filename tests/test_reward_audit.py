@@ -8,15 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from conftest import TASK_IDS
+
 from phoneworld_gym.reward_audit import audit_task, echo, natural_answers, summary
 from phoneworld_gym.task import get_task
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_rewards_hold_both_ways(task_id: str, record_property: Any) -> None:
-    probes = audit_task(task_id, range(1))
+    # looking on the way (every unread item opened first) is the slow probe: every fifth task
+    # here, every task in `examples/audit.py --rewards` and tests/test_view_state.py's sample
+    probes = audit_task(task_id, range(1), looking=TASK_IDS.index(task_id) % 5 == 0)
     record_property("probes", len(probes))
     assert any(p.kind == "fn:oracle" and p.got == 1.0 for p in probes), \
         f"{task_id}: the oracle does not score"
