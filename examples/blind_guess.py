@@ -24,6 +24,7 @@ from phoneworld_gym.blind import (
     feasible_vocabulary,
     template_blind,
     with_blind_section,
+    with_telltales,
 )
 from phoneworld_gym.task import all_tasks
 
@@ -47,6 +48,7 @@ def main() -> None:
         flag = "  <-- over 1/3" if rate > TEMPLATE_LIMIT else ""
         print(f"[{i + 1}/{len(ids)}] {tid:34s} {r.kind:10s} {policy:36.36s} {rate:6.1%}{flag}",
               flush=True)
+    results = with_telltales(results)
     cats = {}
     if not args.tasks:
         for env_id, task_ids in category_envs().items():

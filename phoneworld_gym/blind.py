@@ -63,6 +63,8 @@ class TemplateBlind:
     telltale_share: float
     #: every constant answer tried -> its wins
     tried: dict[str, int] = dataclasses.field(default_factory=dict)
+    #: the word stems of the goals played (every wording, filled with each seed's params)
+    goal_words: frozenset[str] = frozenset()
 
     @property
     def answer_rate(self) -> float:
@@ -116,15 +118,29 @@ def _wordings(cls: type[Task]) -> tuple[str, ...]:
     return (cls.template, *cls.paraphrases.get("train", ()), *cls.paraphrases.get("test", ()))
 
 
-def feasible_vocabulary(tasks: Iterable[type[Task]] | None = None) -> set[str]:
-    """Every word stem some feasible task's wording uses."""
-    tasks = all_tasks().values() if tasks is None else tasks
+def feasible_vocabulary(results: Iterable[TemplateBlind] = ()) -> set[str]:
+    """Every word stem some feasible task's wording uses, and every word of the feasible
+    goals in ``results`` (a day name a feasible goal fills in is no tell-tale)."""
     vocab: set[str] = set()
-    for cls in tasks:
+    for cls in all_tasks().values():
         if cls.feasible:
             for w in _wordings(cls):
                 vocab |= wording_words(w)
+    for r in results:
+        if r.kind != "infeasible":
+            vocab |= r.goal_words
     return vocab
+
+
+def with_telltales(results: dict[str, TemplateBlind]) -> dict[str, TemplateBlind]:
+    """``results`` with the infeasible templates' tell-tale words found against the
+    vocabulary of every feasible wording and every feasible goal played."""
+    vocab = feasible_vocabulary(results.values())
+    out = {}
+    for tid, r in results.items():
+        words, share = telltale_words(tid, vocab)
+        out[tid] = dataclasses.replace(r, telltale=words, telltale_share=share)
+    return out
 
 
 def telltale_words(task_id: str, vocab: set[str] | None = None) -> tuple[tuple[str, ...], float]:
@@ -146,7 +162,9 @@ def _report(status: str, answer: str | None = None) -> AgentReport:
 def template_blind(task_id: str, seeds: Sequence[int] | range,
                    vocab: set[str] | None = None) -> TemplateBlind:
     """Play the three blind policies on ``task_id`` for each seed, right after
-    ``PhoneEnv.reset(seed=...)``.
+    ``PhoneEnv.reset(seed=...)``. Its tell-tale words are found against ``vocab`` (default:
+    the feasible wordings); :func:`with_telltales` finds them again once the feasible goals
+    are known.
 
     The two status policies go through ``task.verify`` on the untouched phone. Answers are
     scored through the task's matcher against the seed's expected answer and goal, which is
@@ -160,12 +178,16 @@ def template_blind(task_id: str, seeds: Sequence[int] | range,
     env = PhoneEnv(tasks=task_id, obs_mode="a11y")
     infeasible_wins = complete_wins = 0
     episodes: list[tuple[Any, str]] = []
+    goal_words: set[str] = set()
     try:
         for seed in seeds:
             env.reset(seed=seed)
             task = env.task
             assert task is not None
             device = cast(Device, env.task_device)
+            for wording in _wordings(cls):
+                goal_words |= {stem(w) for w in _WORD.findall(
+                    wording.format(**task.params).lower())}
             infeasible_wins += task.verify(device, _report("infeasible")) >= 1.0
             complete_wins += task.verify(device, _report("complete")) >= 1.0
             if kind == "answer":
@@ -192,7 +214,8 @@ def template_blind(task_id: str, seeds: Sequence[int] | range,
                 best, best_wins = cand, wins
     words, share = telltale_words(task_id, vocab)
     return TemplateBlind(task_id, cls.category, kind, len(seeds), best, best_wins,
-                         int(infeasible_wins), int(complete_wins), words, share, tried)
+                         int(infeasible_wins), int(complete_wins), words, share, tried,
+                         frozenset(goal_words))
 
 
 @dataclasses.dataclass(frozen=True)

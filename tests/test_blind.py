@@ -23,6 +23,7 @@ from phoneworld_gym.blind import (
     telltale_words,
     template_blind,
     with_blind_section,
+    with_telltales,
 )
 from phoneworld_gym.registration import CATEGORY_IDS
 from phoneworld_gym.task import all_tasks
@@ -32,18 +33,16 @@ OTHER_SEEDS = range(2)
 
 #: templates still over the limit on the CI sample, not fixed yet (docs/TASKS.md, "Blind
 #: guessing", has their figures over 100 seeds); the test fails when one is fixed and not
-#: removed here, or when a new one appears. Infeasible ones: their wording holds a word no
-#: feasible wording uses (a feasible twin with that word is the fix); the others: one answer
-#: is right on over a third of the seeds (a drawn setup that spreads the answer is the fix)
+#: removed here, or when a new one appears. The infeasible ones: their wordings hold a word
+#: no feasible goal uses (a feasible twin with that word, as RidesBookOnlyType and
+#: FoodOrderNow are, is the fix). BrowserRecipeCount and SettingsTimeoutQuery: one answer is
+#: right on 6 of these 15 seeds, on 32 and 19 of 100 (the sweep), so under the limit there.
 KNOWN_OVER: frozenset[str] = frozenset({
     "BikeReserveInfeasible", "BillsPartialInfeasible", "CameraSlowMotion",
     "CoffeeSyrupInfeasible", "EmailUnsend", "ExpensesRecurring", "FilesMoveToSdCard",
-    "FitnessLogNextWeek", "FitnessSyncWatch", "FoodClosedNow", "GalleryApplyFilter",
-    "MapsFerryDirections", "MoviesNextWeekInfeasible", "MusicDownloadPlaylist",
-    "RidesUnavailableType", "SplitUnevenInfeasible",
-    "BrowserRecipeCount", "GalleryCountScreenshots", "PhoneCountMissed",
-    "SettingsTimeoutQuery", "ShoppingCartCount", "ShoppingOrderStatus", "SplitLastShare",
-    "TodoPriorityLookup",
+    "FitnessSyncWatch", "GalleryApplyFilter", "MapsFerryDirections", "MusicDownloadPlaylist",
+    "SplitUnevenInfeasible",
+    "BrowserRecipeCount", "SettingsTimeoutQuery",
 })
 #: category env ids whose goal-reading policy is still over 10% on the CI sample (the
 #: templates above are why)
@@ -54,9 +53,9 @@ KNOWN_CATEGORY_OVER: frozenset[str] = frozenset({"PhoneWorld/InfoRetrieval-v0",
 @pytest.fixture(scope="module")
 def sample() -> dict[str, TemplateBlind]:
     vocab = feasible_vocabulary()
-    return {tid: template_blind(tid, ANSWER_SEEDS if cls.answer_matcher else OTHER_SEEDS,
-                                vocab)
-            for tid, cls in all_tasks().items()}
+    return with_telltales({
+        tid: template_blind(tid, ANSWER_SEEDS if cls.answer_matcher else OTHER_SEEDS, vocab)
+        for tid, cls in all_tasks().items()})
 
 
 def test_no_template_is_won_by_a_blind_guess(sample):
@@ -98,14 +97,21 @@ def test_best_constant_answer_is_the_commonest_right_answer():
     assert r.infeasible_wins == 0 and r.complete_wins == 0
 
 
-def test_telltale_words_are_words_no_feasible_wording_uses():
-    vocab = feasible_vocabulary()
-    for tid, cls in all_tasks().items():
-        words, share = telltale_words(tid, vocab)
-        if cls.feasible:
-            assert words == () and share == 0.0
-        assert not set(words) & vocab and 0.0 <= share <= 1.0
-        assert (share > 0) == bool(words), tid
+def test_telltale_words_are_words_no_feasible_goal_uses(sample):
+    vocab = feasible_vocabulary(sample.values())
+    assert vocab > feasible_vocabulary()  # the goals add the words their params fill in
+    for tid, r in sample.items():
+        if r.kind != "infeasible":
+            assert r.telltale == () and r.telltale_share == 0.0
+            assert r.goal_words <= vocab
+        assert not set(r.telltale) & vocab and 0.0 <= r.telltale_share <= 1.0
+        assert (r.telltale_share > 0) == bool(r.telltale), tid
+        assert (r.telltale, r.telltale_share) == telltale_words(tid, vocab)
+    # a wording's own word that no feasible goal holds is one ("syrup" until a twin has it);
+    # one a feasible goal fills in is not ("Ferry Terminal", a drop-off of Rides)
+    words, share = telltale_words("CoffeeSyrupInfeasible", vocab)
+    assert "syrup" in words and share == 1.0
+    assert "ferry" in vocab and "ferry" not in telltale_words("MapsFerryDirections", vocab)[0]
 
 
 def test_blind_section_replaces_itself_and_leaves_the_catalogue(sample):
