@@ -186,7 +186,8 @@ class ExpensesSetBudget(Task):
     template = "Set my {label} budget to ${amount} in Expenses."
     paraphrases = {
         "test": ("I want to spend at most ${amount} in {label}. Make that the month's budget.",
-                 "Budget for {label}: ${amount}."),
+                 "Budget for {label}: ${amount}.",
+                 "Make my monthly budget for {label} ${amount} in Expenses."),
     }
 
     @classmethod

@@ -184,7 +184,9 @@ class MapsDriveDistance(Task):
     constraints = ("miles",)
     paraphrases = {
         "test": ("Using Maps, find the driving distance in miles between {start} and {end}.",
-                 "I'm at {start} and need to drive to {end}. How far is that in miles?"),
+                 "I'm at {start} and need to drive to {end}. How far is that in miles?",
+                 "Get driving directions from {start} to {end} in Maps: how many miles is the "
+                 "route?"),
     }
 
     @classmethod

@@ -121,7 +121,9 @@ class MusicQueueSong(Task):
     paraphrases = {
         "train": ('Queue up "{title}" by {artist} after what is already in my queue.',
                   'Put {artist}\'s "{title}" at the end of my play queue.'),
-        "test": ('After what is lined up now, I want to hear "{title}" ({artist}). Queue it.',),
+        "test": ('After what is lined up now, I want to hear "{title}" ({artist}). Queue it.',
+                 'I want to listen to "{title}" by {artist} once the songs lined up now are '
+                 'done: add it to the end of my queue.'),
     }
 
     @classmethod
