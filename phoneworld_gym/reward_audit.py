@@ -147,9 +147,19 @@ def _perturb(v: Any) -> Any:
     return None
 
 
-def _row_probes(task: Task, device: Any, report: AgentReport) -> Iterator[tuple[str, str, dict]]:
+def _open_columns(checks: Sequence[Any], table: str) -> set[str]:
+    """Columns of ``table``'s new rows that the task's checks leave to the user (``ANY``)."""
+    from phoneworld_gym.validators import ANY
+
+    return {col for c in checks if getattr(c, "table", None) == table
+            for pattern in getattr(c, "adds", ()) for col, want in pattern.items()
+            if want is ANY}
+
+
+def _row_probes(task: Task, device: Any, report: AgentReport, checks: Sequence[Any] = ()
+                ) -> Iterator[tuple[str, str, dict]]:
     """(kind, what, tables): the phone with one settable column of one new or edited row
-    changed; with the new rows twice; with the work undone."""
+    changed (not one the checks leave open); with the new rows twice; with the work undone."""
     assert task.diff is not None
     after = task.diff.after
     for name in task.diff.changed_tables():
@@ -157,7 +167,8 @@ def _row_probes(task: Task, device: Any, report: AgentReport) -> Iterator[tuple[
         if t.reordered and not (t.added or t.changed or t.removed):
             continue
         decl = _declared(name)
-        free = set(getattr(decl, "free", {"_id"})) if decl is not None else None
+        free = set(getattr(decl, "free", {"_id"})) | _open_columns(checks, name) \
+            if decl is not None else None
         rows = list(after[name])
         ids = [r.get("_id") for r in rows]
         for new in t.added:
@@ -350,8 +361,18 @@ def audit_task(task_id: str, seeds: range = range(1), replays: bool = True,
                     seed: int = seed) -> None:
                 out.append(Probe(task_id, cls.category, seed, kind, what, want, got, failure))
 
+            table_checks: list[Any] = []
+            expect = task.expect
+
+            def spy(*checks: Any, expect: Any = expect, seen: list[Any] = table_checks
+                    ) -> float:
+                seen.extend(checks)
+                return float(expect(*checks))
+
+            task.expect = spy  # type: ignore[method-assign]
             with recorded() as checks:
                 got, failure = _verdict(task, device, None, report)
+            task.expect = expect  # type: ignore[method-assign]
             add("fn:oracle", "the oracle's episode", 1.0, got, failure)
             if got != 1.0:
                 continue
@@ -365,7 +386,8 @@ def audit_task(task_id: str, seeds: range = range(1), replays: bool = True,
                     g, f = _verdict(task, device, tables, report)
                     add(kind, what, want, g, f)
                 task.verify(cast(Device, device), report)
-                for kind, what, tables in list(_row_probes(task, device, report)):
+                for kind, what, tables in list(_row_probes(task, device, report,
+                                                           table_checks)):
                     g, f = _verdict(task, device, tables, report)
                     add(kind, what, 0.0, g, f)
             if replays:

@@ -79,6 +79,17 @@ def one_of(*values: Any) -> Callable[[Any], bool]:
 ANY: Callable[[Any], bool] = _Pred(lambda v: True, "any")
 
 
+def new_row_id(before: Iterable[Row], after: Iterable[Row]) -> Callable[[Any], bool]:
+    """The id of the one row added to a table between ``before`` and ``after`` (a playlist
+    made now): a row elsewhere that refers to it must hold exactly that id, not merely an id
+    that did not exist at the start (a playlist that does not exist would pass that). No
+    added row, or several, and nothing fits."""
+    old = {_key(r) for r in before}
+    new = [r.get("_id") for r in after if _key(r) not in old]
+    want: Any = new[0] if len(new) == 1 else object()
+    return _Pred(lambda v: bool(v == want), f"the new row's id {want!r}")
+
+
 def exact(want: Any) -> Callable[[Any], bool]:
     """Exactly ``want`` (``==``): for a typed text column whose case or spacing matters (a
     code, a password), which would otherwise be compared with :func:`same_text`."""

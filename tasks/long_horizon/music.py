@@ -12,7 +12,7 @@ Both check Music's own tables, so they run on PhoneWorld only.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -42,13 +42,7 @@ from phoneworld_gym.tasks.music.common import (
     songs,
     unused_name,
 )
-from phoneworld_gym.validators import added, same_phone, same_text, states
-
-
-def _fresh(before: list[dict[str, Any]]) -> Callable[[Any], bool]:
-    """A predicate: a playlist id that did not exist at the start."""
-    old = {int(r["_id"]) for r in before}
-    return lambda v: v not in old
+from phoneworld_gym.validators import added, new_row_id, same_phone, same_text, states
 
 
 @register_task
@@ -101,7 +95,8 @@ class LongHorizonFriendsMixtape(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        fresh = _fresh(self.before("music/playlists"))
+        fresh = new_row_id(self.before("music/playlists"),
+                           device.probe.query("music/playlists"))
         return self.expect(
             added("music/playlists", {"name": same_text(p["name"])}),
             added("music/playlist_tracks", {"playlist_id": fresh, "song_id": p["id_a"]},
@@ -196,7 +191,8 @@ class LongHorizonConcertWarmup(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        fresh = _fresh(self.before("music/playlists"))
+        fresh = new_row_id(self.before("music/playlists"),
+                           device.probe.query("music/playlists"))
         return self.expect(
             added("music/playlists", {"name": same_text(PLAYLIST)}),
             added("music/playlist_tracks",

@@ -28,7 +28,7 @@ from phoneworld_gym.tasks.music.common import (
     tracks_of,
     unused_name,
 )
-from phoneworld_gym.validators import added, changed, expect, same_text
+from phoneworld_gym.validators import added, changed, expect, new_row_id, same_text
 
 
 def _three_songs(rng: np.random.Generator, probe: Probe) -> list[dict[str, Any]]:
@@ -78,11 +78,7 @@ class MusicMakePlaylist(Task):
         return p
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        old = {int(r["_id"]) for r in self.before("music/playlists")}
-
-        def fresh(v: Any) -> bool:
-            return v not in old
-
+        fresh = new_row_id(self.before("music/playlists"), device.probe.query("music/playlists"))
         return self.expect(
             added("music/playlists", {"name": same_text(self.params["name"])}),
             added("music/playlist_tracks",

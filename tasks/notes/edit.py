@@ -24,13 +24,7 @@ from phoneworld_gym.tasks.notes.common import (
     to_main,
     unused_title,
 )
-from phoneworld_gym.validators import added, changed, expect, same_text
-
-
-def _new_id(before: list[dict[str, Any]]) -> Any:
-    """A predicate: a note id that did not exist at the start (the note made now)."""
-    old = {r["_id"] for r in before}
-    return lambda v: v not in old
+from phoneworld_gym.validators import added, changed, expect, new_row_id, same_text
 
 
 @register_task
@@ -110,7 +104,7 @@ class NotesChecklist(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        new = _new_id(self.before("notes/notes"))
+        new = new_row_id(self.before("notes/notes"), device.probe.query("notes/notes"))
         return self.expect(
             added("notes/notes", {"title": same_text(p["title"]), "checklist": 1,
                                   "pinned": 0}),
