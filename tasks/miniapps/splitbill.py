@@ -15,7 +15,7 @@ from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import elements, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
-from phoneworld_gym.validators import added
+from phoneworld_gym.validators import added, states
 
 LABEL = "Split"
 TITLES = ("Dinner", "Groceries", "Taxi", "Pizza night", "Concert tickets", "Cabin rental",
@@ -118,7 +118,7 @@ class SplitShareToGroup(Task):
             added("splitbill/splits", {"title": p["title"], "total": float(p["amount"]),
                                        "group": p["group"]}),
             added("chat/messages", {"chat_id": p["chat_id"], "type": "card", "sender": "me",
-                                    "body": lambda v: str(v).startswith(f"{p['title']}: ")}))
+                                    "body": states(p["title"])}))
 
     def _run(self, device: Device, chat: str) -> Iterator[Action]:
         p = self.params
