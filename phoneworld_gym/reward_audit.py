@@ -315,8 +315,41 @@ def _env(task_id: str) -> Any:
     return PhoneEnv(tasks=task_id, obs_mode="a11y", max_steps=500)
 
 
+def _labels() -> dict[str, str]:
+    """Every name ``open_app`` takes -> the app's label in the launcher's drawer."""
+    from phoneworld_gym.app import all_apps
+
+    out: dict[str, str] = {}
+    for app in all_apps().values():
+        if app.kind == "mini-app":
+            continue
+        for name in (app.name, app.label, *app.aliases):
+            out[name.lower()] = app.label
+    return out
+
+
+def through_launcher(env: Any, action: Action) -> bool:
+    """Open the app of an ``open_app`` the way a person does from Home: the drawer's handle,
+    then the app's icon. False (nothing done) when the app has no icon there."""
+    from phoneworld_gym.oracle import find
+
+    label = _labels().get(str(action.app_name).lower())
+    if label is None:
+        return False
+    env.step(Action("navigate_home"))
+    handle = find(env.task_device, desc="All apps")
+    if handle is None:
+        return False
+    env.step(Action("click", index=handle))
+    icon = find(env.task_device, text=label)
+    if icon is None:
+        return False
+    env.step(Action("click", index=icon))
+    return True
+
+
 def _play(env: Any, seed: int, before: Sequence[Action] | Callable[[Any], Any] = (),
-          typed: Any = None
+          typed: Any = None, launcher: bool = False, alt: bool = False
           ) -> tuple[Action | None, str]:
     """Reset, step ``before``, then the oracle up to its final report (``typed`` rewrites
     the text of every ``input_text``); return the final action, or None and why."""
@@ -327,11 +360,14 @@ def _play(env: Any, seed: int, before: Sequence[Action] | Callable[[Any], Any] =
         for a in before:
             env.step(a)
     try:
-        for a in env.oracle():
+        actions = env.task.oracle_alt(env.task_device) if alt else env.oracle()
+        for a in actions:
             if a.action_type in ("status", "answer"):
                 return a, ""
             if typed is not None and a.action_type == "input_text" and a.text:
                 a = dataclasses.replace(a, text=typed(a.text))
+            if launcher and a.action_type == "open_app" and through_launcher(env, a):
+                continue
             _, _, term, trunc, info = env.step(a)
             if term or trunc:
                 return None, "the episode ended early"
@@ -391,10 +427,14 @@ def audit_task(task_id: str, seeds: range = range(1), replays: bool = True,
                     g, f = _verdict(task, device, tables, report)
                     add(kind, what, 0.0, g, f)
             if replays:
-                for kind, what, before, typed in _replay_variants(cls, looking):
-                    fin, why = _play(env, seed, before, typed)
-                    if fin is None:
-                        continue  # the variant cannot be played (the oracle lost its way)
+                for kind, what, before, typed, way in _replay_variants(cls, looking):
+                    fin, why = _play(env, seed, before, typed, **way)
+                    if fin is None and kind == "fn:alt":
+                        add(kind, what, 1.0, 0.0, f"the second path failed: {why}")
+                        continue
+                    if fin is None:  # the oracle cannot follow this variant: no verdict
+                        add("skip:" + kind[3:], what, 1.0, 1.0, why)
+                        continue
                     _, r, *_ = env.step(fin)
                     add(kind, what, 1.0, float(r), env.task.failure)
     finally:
@@ -402,20 +442,25 @@ def audit_task(task_id: str, seeds: range = range(1), replays: bool = True,
     return out
 
 
-def _replay_variants(cls: type[Task], looking: bool = True) -> Iterator[tuple[str, str, Any, Any]]:
+def _replay_variants(cls: type[Task], looking: bool = True
+                     ) -> Iterator[tuple[str, str, Any, Any, dict[str, bool]]]:
     """(kind, what, actions before the oracle (or a function of the env that acts), a rewrite
-    of typed text) that a right episode may take."""
+    of typed text, how to play) that a right episode may take."""
     if looking:
         from phoneworld_gym.audit import look_around, view_apps
 
         yield ("fn:looking", "open every unread item and play a song first",
-               lambda env: look_around(env, skip=view_apps(cls)), None)
+               lambda env: look_around(env, skip=view_apps(cls)), None, {})
     others = [a for a in ("clock", "calculator", "weather", "notes") if a not in cls.apps]
     if others:
         yield ("fn:detour", f"open {others[0]} first, then home",
-               [Action("open_app", app_name=others[0]), Action("navigate_home")], None)
+               [Action("open_app", app_name=others[0]), Action("navigate_home")], None, {})
+    yield "fn:launcher", "every app opened from the drawer, not open_app", [], None, \
+        {"launcher": True}
+    if cls.has_alt_oracle:
+        yield "fn:alt", "the second oracle path", [], None, {"alt": True}
     if cls.answer_matcher is None and not getattr(cls, "exact_text", False):
-        yield "fn:case", "typed text in lower case", [], str.lower
+        yield "fn:case", "typed text in lower case", [], str.lower, {}
 
 
 def summary(probes: list[Probe]) -> dict[str, dict[str, int]]:
@@ -423,6 +468,8 @@ def summary(probes: list[Probe]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for p in probes:
         row = out.setdefault(p.category, {"fp_tried": 0, "fp": 0, "fn_tried": 0, "fn": 0})
+        if p.kind.startswith("skip:"):
+            continue
         side = "fp" if p.kind.startswith("fp") else "fn"
         row[f"{side}_tried"] += 1
         row[side] += int(p.wrong)

@@ -264,6 +264,18 @@ class Task:
         raise NotImplementedError(f"{type(self).__name__} has no oracle")
         yield  # pragma: no cover
 
+    #: True for a task whose oracle has a second, different path (:meth:`oracle_alt`)
+    has_alt_oracle: ClassVar[bool] = False
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """A second way a careful person solves the task through the UI, different from
+        :meth:`oracle` (search instead of browsing, another entry screen, the share sheet, a
+        notification), ending with the same final report. The reward audit plays it and
+        expects 1.0, so a verifier that only accepts the oracle's own path is caught. Tasks
+        that have one set :attr:`has_alt_oracle`."""
+        raise NotImplementedError(f"{type(self).__name__} has no second oracle path")
+        yield  # pragma: no cover
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Actions that almost solve the task but not quite (the right product in the wrong
         size, a wrong number) and then claim success. The tests check it scores 0. Tasks
