@@ -16,7 +16,7 @@ from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES
 from phoneworld_gym.matchers import normalize
-from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
 
 Where = Callable[[Row], bool]
 
@@ -79,19 +79,31 @@ def open_contact(device: Device, name: str) -> Iterator[Action]:
     yield tap(device, text=name, rid="contact_title")
 
 
+def browse_to_contact(device: Device, name: str) -> Iterator[Action]:
+    """The second path: open Contacts and scroll the whole list (favourites, then everyone
+    under letter headers) down to the name, without searching, then open the contact."""
+    yield Action("open_app", app_name="Contacts")
+    yield from to_list(device)
+    if text_of(device, rid="search_bar"):
+        yield type_into(device, "", rid="search_bar")
+    yield from scroll_to(device, text=name, rid="contact_title")
+    yield tap(device, text=name, rid="contact_title")
+
+
 def edit_field(device: Device, name: str, field: str, value: str,
-               clear: bool = True) -> Iterator[Action]:
+               clear: bool = True, browse: bool = False) -> Iterator[Action]:
     """Open a contact's editor, type ``value`` into ``field_<field>`` (replacing the old text
-    unless ``clear`` is False) and save."""
-    yield from open_contact(device, name)
+    unless ``clear`` is False) and save; ``browse`` finds the contact by scrolling the list."""
+    yield from (browse_to_contact if browse else open_contact)(device, name)
     yield tap(device, desc="Edit contact")
     yield from scroll_to(device, rid=f"field_{field}")
     yield type_into(device, value, rid=f"field_{field}", clear=clear)
     yield tap(device, rid="save")
 
 
-def delete_contact(device: Device, name: str) -> Iterator[Action]:
-    """Open a contact and delete it (confirming the dialog)."""
-    yield from open_contact(device, name)
+def delete_contact(device: Device, name: str, browse: bool = False) -> Iterator[Action]:
+    """Open a contact and delete it (confirming the dialog); ``browse`` finds the contact by
+    scrolling the list."""
+    yield from (browse_to_contact if browse else open_contact)(device, name)
     yield tap(device, desc="Delete")
     yield tap(device, text="Delete", cls="Button")

@@ -18,6 +18,7 @@ from phoneworld_gym.life import random_phone
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.contacts.common import (
+    browse_to_contact,
     delete_contact,
     edit_field,
     new_name,
@@ -122,6 +123,14 @@ class ContactsEditPhone(Task):
         yield from edit_field(device, self.params["name"], "phone", self.params["phone"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from edit_field(device, self.params["name"], "phone", self.params["phone"],
+                              browse=True)
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Types the new number after the old one instead of replacing it."""
         yield from edit_field(device, self.params["name"], "phone", self.params["phone"],
@@ -165,6 +174,14 @@ class ContactsStar(Task):
         yield tap(device, desc="Add to favorites")
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from browse_to_contact(device, self.params["name"])
+        yield tap(device, desc="Add to favorites")
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Stars someone else with the same first name, or the first other person listed."""
         other = other_contact(self.before("contacts"), self.params["id"],
@@ -205,6 +222,13 @@ class ContactsDelete(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from delete_contact(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from delete_contact(device, self.params["name"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

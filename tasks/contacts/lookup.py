@@ -13,7 +13,13 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, PhoneMatch, StringMatch
 from phoneworld_gym.oracle import elements, scroll_to, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.contacts.common import by_id, open_contact, other_contact, pick
+from phoneworld_gym.tasks.contacts.common import (
+    browse_to_contact,
+    by_id,
+    open_contact,
+    other_contact,
+    pick,
+)
 
 
 @register_task
@@ -49,6 +55,13 @@ class ContactsLookupPhone(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_contact(device, self.params["name"])
+        yield Action("answer", text=text_of(device, rid="phone_title") or "")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from browse_to_contact(device, self.params["name"])
         yield Action("answer", text=text_of(device, rid="phone_title") or "")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -93,6 +106,14 @@ class ContactsCompanyOf(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_contact(device, self.params["name"])
+        yield from scroll_to(device, rid="company_title")
+        yield Action("answer", text=text_of(device, rid="company_title") or "")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from browse_to_contact(device, self.params["name"])
         yield from scroll_to(device, rid="company_title")
         yield Action("answer", text=text_of(device, rid="company_title") or "")
 

@@ -17,6 +17,7 @@ from phoneworld_gym.matchers import Expected, StringMatch, normalize
 from phoneworld_gym.oracle import scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.contacts.common import (
+    browse_to_contact,
     by_id,
     delete_contact,
     edit_field,
@@ -78,6 +79,14 @@ class ContactsEditEmail(Task):
         yield from edit_field(device, self.params["name"], "email", self.params["email"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from edit_field(device, self.params["name"], "email", self.params["email"],
+                              browse=True)
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Adds the new address after the old one instead of replacing it."""
         yield from edit_field(device, self.params["name"], "email", " " + self.params["email"],
@@ -128,6 +137,14 @@ class ContactsEditAddress(Task):
         yield from edit_field(device, self.params["name"], "address", self.params["address"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from edit_field(device, self.params["name"], "address", self.params["address"],
+                              browse=True)
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Types the new street and city but leaves out the state and ZIP code."""
         partial = self.params["address"].rsplit(",", 1)[0]
@@ -173,6 +190,14 @@ class ContactsUnstar(Task):
         yield tap(device, desc="Remove from favorites")
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the contact from the Favorites section at the top of the list, not a search."""
+        yield from browse_to_contact(device, self.params["name"])
+        yield tap(device, desc="Remove from favorites")
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Reads "remove" as delete: the contact is gone altogether."""
         yield from delete_contact(device, self.params["name"])
@@ -212,6 +237,14 @@ class ContactsEmailOf(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_contact(device, self.params["name"])
+        yield from scroll_to(device, rid="email_title")
+        yield Action("answer", text=text_of(device, rid="email_title") or "")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list instead of searching."""
+        yield from browse_to_contact(device, self.params["name"])
         yield from scroll_to(device, rid="email_title")
         yield Action("answer", text=text_of(device, rid="email_title") or "")
 
