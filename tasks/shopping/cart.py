@@ -19,9 +19,11 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.shopping.common import (
     CART,
     SHOP,
+    browse_to_product,
     cart_lines_after_seed,
     choice,
     choose_options,
+    open_cart_from_bar,
     open_product,
     open_tab,
     pick_product,
@@ -90,8 +92,16 @@ class ShoppingAddToCartOptions(Task):
         yield from self._add(device, self.params)
         yield Action("status", goal_status="complete")
 
-    def _add(self, device: Device, params: dict[str, Any]) -> Iterator[Action]:
-        yield from open_product(device, params["name"])
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the product through the Categories tab instead of searching."""
+        yield from self._add(device, self.params, browse=True)
+        yield Action("status", goal_status="complete")
+
+    def _add(self, device: Device, params: dict[str, Any],
+             browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_product if browse else open_product)(device, params["name"])
         yield from choose_options(device, {"Size": params["size"], "Color": params["color"]})
         yield from set_page_qty(device, params["qty"])
         yield tap(device, rid="add_to_cart")
@@ -163,6 +173,14 @@ class ShoppingRemoveFromCart(_CartLineTask):
         yield from tap_after(device, _cart_line_anchor(self.params["name"]), "remove_item")
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the cart from Home's app-bar cart icon instead of the bottom navigation."""
+        yield from open_cart_from_bar(device)
+        yield from tap_after(device, _cart_line_anchor(self.params["name"]), "remove_item")
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Lowers the quantity to one instead of removing the line (or removes another)."""
         yield from open_tab(device, "cart")
@@ -210,6 +228,14 @@ class ShoppingChangeCartQty(_CartLineTask):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_tab(device, "cart")
+        yield from self._step_to(device, self.params["qty"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the cart from Home's app-bar cart icon instead of the bottom navigation."""
+        yield from open_cart_from_bar(device)
         yield from self._step_to(device, self.params["qty"])
         yield Action("status", goal_status="complete")
 

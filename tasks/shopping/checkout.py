@@ -23,6 +23,7 @@ from phoneworld_gym.tasks.shopping.common import (
     CART,
     ORDERS,
     SHOP,
+    browse_to_product,
     choice,
     choose_options,
     open_product,
@@ -135,8 +136,16 @@ class ShoppingBuyExpress(Task):
         yield from self._checkout(device, "Express")
         yield Action("status", goal_status="complete")
 
-    def _checkout(self, device: Device, delivery: str) -> Iterator[Action]:
-        yield from open_product(device, self.params["name"])
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the product through the Categories tab instead of searching."""
+        yield from self._checkout(device, "Express", browse=True)
+        yield Action("status", goal_status="complete")
+
+    def _checkout(self, device: Device, delivery: str,
+                  browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_product if browse else open_product)(device, self.params["name"])
         yield from choose_options(device, self.params["options"])
         yield tap(device, rid="buy_now")
         desc = f"· {self.params['label']}"

@@ -158,6 +158,23 @@ def open_product(device: Device, name: str) -> Iterator[Action]:
     yield tap(device, text=name, rid="product_name")
 
 
+def open_cart_from_bar(device: Device) -> Iterator[Action]:
+    """The second path to the cart: Home's app-bar cart icon, not the bottom navigation."""
+    yield from open_tab(device, "home")
+    yield tap(device, rid="action_cart")
+
+
+def browse_to_product(device: Device, name: str) -> Iterator[Action]:
+    """The second path to a product page: the Categories tab, the product's department, then
+    down its listing to the product (no search)."""
+    department = next(r["category"] for r in products(device.probe) if r["name"] == name)
+    yield from open_tab(device, "categories")
+    yield from scroll_to(device, text=department, rid="category_row_title")
+    yield tap(device, text=department, rid="category_row_title")
+    yield from scroll_to(device, text=name, rid="product_name")
+    yield tap(device, text=name, rid="product_name")
+
+
 def open_orders(device: Device) -> Iterator[Action]:
     """From anywhere: the Your orders list (Account tab)."""
     yield from open_tab(device, "account")

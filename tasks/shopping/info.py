@@ -23,6 +23,7 @@ from phoneworld_gym.tasks.shopping.common import (
     CART,
     ORDERS,
     SHOP,
+    browse_to_product,
     choice,
     open_order,
     open_orders,
@@ -96,6 +97,13 @@ class ShoppingPriceOf(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_product(device, self.params["name"])
+        yield Action("answer", text=text_of(device, rid="price") or "")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the product through the Categories tab instead of searching."""
+        yield from browse_to_product(device, self.params["name"])
         yield Action("answer", text=text_of(device, rid="price") or "")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

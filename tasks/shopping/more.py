@@ -29,6 +29,7 @@ from phoneworld_gym.tasks.shopping.common import (
     ORDERS,
     PAYMENTS,
     SHOP,
+    browse_to_product,
     choice,
     choose_options,
     index_after,
@@ -359,6 +360,14 @@ class ShoppingUnavailableColor(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_product(device, self.params["name"])
+        yield from scroll_to(device, rid="option_color")
+        yield Action("status", goal_status="infeasible")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the product through the Categories tab instead of searching."""
+        yield from browse_to_product(device, self.params["name"])
         yield from scroll_to(device, rid="option_color")
         yield Action("status", goal_status="infeasible")
 
