@@ -13,7 +13,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, elements, find, tap, type_into
+from phoneworld_gym.oracle import OracleError, elements, find, fully_visible, tap, type_into
 
 #: titles and texts a task asks to write (none is a seeded note's title)
 NEW_NOTES: tuple[tuple[str, str], ...] = (
@@ -97,3 +97,30 @@ def note_option(device: Device, title: str, option: str) -> Iterator[Action]:
     yield from search(device, title)
     yield Action("long_press", index=card(device, title))
     yield tap(device, text=option, rid="sheet_item_title")
+
+
+def browse_to_note(device: Device, title: str) -> Iterator[Action]:
+    """The second path: open Notes and scroll the grid down to the note's card, without
+    searching, then open it."""
+    yield from to_main(device)
+    for _ in range(30):
+        i = next((i for i, e in enumerate(elements(device))
+                  if (e.resource_id or "").endswith("/browse_note_interior_content")
+                  and (e.content_description or "") in (title, f"{title}, pinned")), None)
+        if i is not None and fully_visible(device, i):
+            yield Action("click", index=i)
+            return
+        before = device.a11y_xml()
+        yield Action("scroll", direction="down")
+        if device.a11y_xml() == before:
+            break
+    raise OracleError(f"scrolled the notes but found no card titled {title!r}")
+
+
+def editor_option(device: Device, title: str, option: str) -> Iterator[Action]:
+    """The second path to a note's option: open the note from the grid, then its editor's
+    More options menu (not a long press on the card)."""
+    yield from browse_to_note(device, title)
+    yield tap(device, rid="menu_more")
+    yield tap(device, text=option, rid="sheet_item_title")
+

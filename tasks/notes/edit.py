@@ -16,7 +16,9 @@ from phoneworld_gym.tasks.notes.common import (
     LIST_ITEMS,
     LIST_TITLES,
     NEW_NOTES,
+    browse_to_note,
     choice,
+    editor_option,
     items_of,
     note_option,
     open_note,
@@ -160,6 +162,14 @@ class NotesPin(Task):
         yield from note_option(device, self.params["title"], "Pin")
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the note from the grid and use the editor's pin button, not a long press."""
+        yield from browse_to_note(device, self.params["title"])
+        yield tap(device, desc="Pin", rid="menu_pin")
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Pins another note."""
         wrong = next(r["title"] for r in titled(device.probe)
@@ -197,6 +207,13 @@ class NotesDelete(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from note_option(device, self.params["title"], "Delete")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the note from the grid and delete it from the editor's More options menu."""
+        yield from editor_option(device, self.params["title"], "Delete")
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -238,12 +255,19 @@ class NotesCheckItem(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(changed("notes/items", self.params["id"], checked=1))
 
-    def _tick(self, device: Device, item: str) -> Iterator[Action]:
-        yield from open_note(device, self.params["title"])
+    def _tick(self, device: Device, item: str, browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_note if browse else open_note)(device, self.params["title"])
         yield tap(device, text=item, rid="list_item_checkbox")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._tick(device, self.params["item"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the note by scrolling the grid instead of searching."""
+        yield from self._tick(device, self.params["item"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -282,6 +306,14 @@ class NotesSetReminder(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_note(device, self.params["title"])
+        yield Action("status", goal_status="infeasible")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the note by scrolling the grid and look at its editor: no reminder there."""
+        yield from browse_to_note(device, self.params["title"])
+        yield tap(device, rid="menu_more")
         yield Action("status", goal_status="infeasible")
 
 
@@ -324,8 +356,9 @@ class NotesAddToList(Task):
             {"note_id": p["note_id"], "text": same_text(p[k]), "checked": 0} for k in "ab"],
             changed={p["done_id"]: {"checked": 1}}))
 
-    def _update(self, device: Device, add: list[str], tick: bool) -> Iterator[Action]:
-        yield from open_note(device, self.params["title"])
+    def _update(self, device: Device, add: list[str], tick: bool,
+                browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_note if browse else open_note)(device, self.params["title"])
         if tick:
             yield tap(device, text=self.params["done"], rid="list_item_checkbox")
         for it in add:
@@ -333,6 +366,13 @@ class NotesAddToList(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._update(device, [self.params["a"], self.params["b"]], True)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the note by scrolling the grid instead of searching."""
+        yield from self._update(device, [self.params["a"], self.params["b"]], True, browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -11,9 +11,16 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, ListMatch, StringMatch
-from phoneworld_gym.oracle import OracleError, elements
+from phoneworld_gym.oracle import OracleError, elements, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.notes.common import card, items_of, open_note, search, titled
+from phoneworld_gym.tasks.notes.common import (
+    browse_to_note,
+    card,
+    items_of,
+    open_note,
+    search,
+    titled,
+)
 
 #: note title -> (what the owner calls the fact, the words before the value in the note)
 FACTS: dict[str, tuple[str, str]] = {
@@ -73,6 +80,14 @@ class NotesFactLookup(Task):
             raise OracleError("the note's card shows no text")
         yield Action("answer", text=_value(text[0] or "", FACTS[self.params["title"]][1]))
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the note from the grid and read its whole text, not the search card."""
+        yield from browse_to_note(device, self.params["title"])
+        body = text_of(device, rid="edit_note_text") or ""
+        yield Action("answer", text=_value(body, FACTS[self.params["title"]][1]))
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Gives another note's fact (or a changed digit when there is none)."""
         every = self._answers()
@@ -80,6 +95,12 @@ class NotesFactLookup(Task):
         others = [v for t, v in every.items() if t != self.params["title"]]
         yield Action("answer", text=others[0] if others else right[:-1] +
                      ("0" if right[-1] != "0" else "1"))
+
+
+def _unchecked(device: Device) -> list[str]:
+    """The unticked items of the checklist on screen."""
+    return [e.text or "" for e in elements(device)
+            if (e.resource_id or "").endswith("/list_item_checkbox") and not e.is_checked]
 
 
 @register_task
@@ -120,9 +141,14 @@ class NotesUncheckedItems(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_note(device, self.params["title"])
-        names = [e.text or "" for e in elements(device)
-                 if (e.resource_id or "").endswith("/list_item_checkbox") and not e.is_checked]
-        yield Action("answer", text=", ".join(names))
+        yield Action("answer", text=", ".join(_unchecked(device)))
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the checklist by scrolling the grid instead of searching."""
+        yield from browse_to_note(device, self.params["title"])
+        yield Action("answer", text=", ".join(_unchecked(device)))
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Lists every item, the checked ones too (or leaves the last one out)."""
