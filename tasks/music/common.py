@@ -85,9 +85,10 @@ def search(device: Device, query: str) -> Iterator[Action]:
     yield type_into(device, query, rid="search_src_text")
 
 
-def song_menu(device: Device, title: str) -> Iterator[Action]:
-    """Search a song by title and open its "More options" sheet."""
-    yield from search(device, title)
+def song_menu(device: Device, title: str, artist: str = "") -> Iterator[Action]:
+    """Search a song by title (or, the second path, by its ``artist``: the artist's songs
+    are listed) and open its "More options" sheet."""
+    yield from search(device, artist or title)
     yield from scroll_to(device, desc=f"More options for {title}")
     yield tap(device, desc=f"More options for {title}")
 
@@ -99,9 +100,12 @@ def add_to_playlist(device: Device, title: str, playlist: str) -> Iterator[Actio
     yield tap(device, desc=playlist, rid="target_playlist")
 
 
-def open_playlist(device: Device, name: str) -> Iterator[Action]:
-    """From anywhere: Your Library, then the playlist ``name`` (or "Liked Songs")."""
+def open_playlist(device: Device, name: str, filtered: bool = False) -> Iterator[Action]:
+    """From anywhere: Your Library, then the playlist ``name`` (or "Liked Songs");
+    ``filtered`` (the second path) first narrows the library with its Playlists chip."""
     yield from to_tab(device, "Your Library")
+    if filtered:
+        yield tap(device, text="Playlists", rid="filter_chip")
     yield from scroll_to(device, desc=name, rid="library_item")
     yield tap(device, desc=name, rid="library_item")
 

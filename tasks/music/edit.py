@@ -133,12 +133,19 @@ class MusicQueueSong(Task):
         return self.expect(added("music/queue", {"song_id": self.params["id"],
                                                  "position": n + 1}))
 
-    def _queue(self, device: Device, title: str) -> Iterator[Action]:
-        yield from song_menu(device, title)
+    def _queue(self, device: Device, title: str, artist: str = "") -> Iterator[Action]:
+        yield from song_menu(device, title, artist)
         yield tap(device, text="Add to queue", rid="sheet_item_title")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._queue(device, self.params["title"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the artist instead of the title and queue the song from their list."""
+        yield from self._queue(device, self.params["title"], self.params["artist"])
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -241,14 +248,21 @@ class MusicRemoveFromPlaylist(Task):
         return self.expect(expect("music/playlist_tracks", removed=[self.params["entry"]],
                                   changed=later))
 
-    def _remove(self, device: Device, title: str) -> Iterator[Action]:
-        yield from open_playlist(device, self.params["name"])
+    def _remove(self, device: Device, title: str, filtered: bool = False) -> Iterator[Action]:
+        yield from open_playlist(device, self.params["name"], filtered)
         yield from scroll_to(device, desc=f"More options for {title}")
         yield tap(device, desc=f"More options for {title}")
         yield tap(device, text="Remove from this playlist", rid="sheet_item_title")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._remove(device, self.params["title"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the playlist through the library's Playlists filter chip."""
+        yield from self._remove(device, self.params["title"], filtered=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -296,8 +310,8 @@ class MusicMoveToTop(Task):
         return self.expect(expect("music/playlist_tracks",
                                   changed={me["_id"]: {"position": 1}, **above}))
 
-    def _move(self, device: Device, ups: int) -> Iterator[Action]:
-        yield from open_playlist(device, self.params["name"])
+    def _move(self, device: Device, ups: int, filtered: bool = False) -> Iterator[Action]:
+        yield from open_playlist(device, self.params["name"], filtered)
         for _ in range(ups):
             yield from scroll_to(device, desc=f"More options for {self.params['title']}")
             yield tap(device, desc=f"More options for {self.params['title']}")
@@ -310,6 +324,13 @@ class MusicMoveToTop(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._move(device, self._place(device) - 1)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the playlist through the library's Playlists filter chip."""
+        yield from self._move(device, self._place(device) - 1, filtered=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -345,14 +366,21 @@ class MusicRenamePlaylist(Task):
         return self.expect(changed("music/playlists", self.params["id"],
                                    name=same_text(self.params["new"])))
 
-    def _rename(self, device: Device, name: str) -> Iterator[Action]:
-        yield from open_playlist(device, self.params["old"])
+    def _rename(self, device: Device, name: str, filtered: bool = False) -> Iterator[Action]:
+        yield from open_playlist(device, self.params["old"], filtered)
         yield tap(device, desc="More options for playlist")
         yield tap(device, text="Rename", rid="sheet_item_title")
         yield type_into(device, name, rid="rename_field")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._rename(device, self.params["new"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the playlist through the library's Playlists filter chip."""
+        yield from self._rename(device, self.params["new"], filtered=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -419,6 +447,14 @@ class MusicDownloadPlaylist(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_playlist(device, self.params["name"])
+        yield tap(device, desc="More options for playlist")
+        yield Action("status", goal_status="infeasible")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the playlist through the library's Playlists filter chip."""
+        yield from open_playlist(device, self.params["name"], filtered=True)
         yield tap(device, desc="More options for playlist")
         yield Action("status", goal_status="infeasible")
 

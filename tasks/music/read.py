@@ -68,13 +68,22 @@ class MusicPlaylistSongCount(Task):
     def expected_answer(self, device: Device) -> Any:
         return len(tracks_of(self.before("music/playlist_tracks"), self.params["id"]))
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_playlist(device, self.params["name"])
+    def _read(self, device: Device, filtered: bool = False) -> Iterator[Action]:
+        yield from open_playlist(device, self.params["name"], filtered)
         total = text_of(device, rid="playlist_total") or ""
         m = re.match(r"(\d+) songs", total)
         if m is None:
             raise OracleError(f"no song count in {total!r}")
         yield Action("answer", text=m.group(1))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the playlist through the library's Playlists filter chip."""
+        yield from self._read(device, filtered=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """One too many."""
@@ -112,10 +121,19 @@ class MusicPlaylistLength(Task):
                    for r in tracks_of(self.before("music/playlist_tracks"), self.params["id"]))
         return int(secs / 60 + 0.5)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_playlist(device, self.params["name"])
+    def _read(self, device: Device, filtered: bool = False) -> Iterator[Action]:
+        yield from open_playlist(device, self.params["name"], filtered)
         total = (text_of(device, rid="playlist_total") or "").split(" • ")[-1]
         yield Action("answer", text=f"{int(_minutes(total) + 0.5)} minutes")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the playlist through the library's Playlists filter chip."""
+        yield from self._read(device, filtered=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Leaves the last song out of the sum."""
@@ -154,6 +172,14 @@ class MusicSongAlbum(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from song_menu(device, self.params["title"])
+        yield tap(device, text="Go to album", rid="sheet_item_title")
+        yield Action("answer", text=text_of(device, rid="header_title") or "")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the artist instead of the title, then the song's "Go to album"."""
+        yield from song_menu(device, self.params["title"], self.params["artist"])
         yield tap(device, text="Go to album", rid="sheet_item_title")
         yield Action("answer", text=text_of(device, rid="header_title") or "")
 
