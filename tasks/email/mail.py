@@ -77,6 +77,17 @@ class EmailStar(Task):
         yield from self._star(device, self.params["name"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the contact's address, not their name, and star the message from its
+        long-press menu rather than the row's star."""
+        yield from search(device, self.params["email"])
+        subject = first_from(device, self.params["name"])
+        yield Action("long_press", index=find(device, text=subject, rid="subject"))
+        yield tap(device, text="Star", rid="menu_item")
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Stars someone else's newest message."""
         others = [c for c, m in correspondents(device.probe)
@@ -170,8 +181,9 @@ class EmailReply(Task):
             "body": lambda v: " ".join(p["body"].split()).lower() in " ".join(
                 str(v).split()).lower()}]))
 
-    def _reply(self, device: Device, name: str, body: str) -> Iterator[Action]:
-        yield from search(device, name)
+    def _reply(self, device: Device, name: str, body: str,
+               query: str = "") -> Iterator[Action]:
+        yield from search(device, query or name)
         yield from open_result(device, first_from(device, name))
         yield tap(device, rid="reply")
         yield type_into(device, body, rid="body")
@@ -179,6 +191,14 @@ class EmailReply(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._reply(device, self.params["name"], self.params["body"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the contact's address instead of their name."""
+        yield from self._reply(device, self.params["name"], self.params["body"],
+                               query=self.params["email"])
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -223,14 +243,25 @@ class EmailMoveToLabel(Task):
         p = self.params
         return self.expect(changed(MAIL, p["id"], folder=p["label"]))
 
-    def _move(self, device: Device, label: str) -> Iterator[Action]:
-        yield from search(device, self.params["name"])
-        yield from open_result(device, first_from(device, self.params["name"]))
+    def _move(self, device: Device, label: str, by_subject: bool = False) -> Iterator[Action]:
+        if by_subject:
+            yield from search(device, self.params["subject"])
+            yield from open_result(device, self.params["subject"])
+        else:
+            yield from search(device, self.params["name"])
+            yield from open_result(device, first_from(device, self.params["name"]))
         yield tap(device, desc="Move to")
         yield tap(device, text=label, rid="menu_item")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._move(device, self.params["label"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the message's subject instead of the sender's name."""
+        yield from self._move(device, self.params["label"], by_subject=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -291,6 +322,16 @@ class EmailTrashNewsletter(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         n = len(received_from(self.before(MAIL), self.params["address"]))
         yield from self._trash(device, n)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open each message and delete it from its own toolbar, not the long-press menu."""
+        yield from search(device, self.params["address"])
+        for _ in range(len(received_from(self.before(MAIL), self.params["address"]))):
+            yield Action("click", index=_first_row(device))
+            yield tap(device, desc="Delete", rid="delete")
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -63,6 +63,13 @@ class EmailLatestSubject(Task):
         yield from search(device, self.params["name"])
         yield Action("answer", text=first_from(device, self.params["name"]))
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the contact's address instead of their name."""
+        yield from search(device, self.params["email"])
+        yield Action("answer", text=first_from(device, self.params["name"]))
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the subject of their previous message, or someone else's newest."""
         rows = self.before(MAIL)
@@ -106,6 +113,14 @@ class EmailWhenLast(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from search(device, self.params["name"])
+        yield from open_result(device, first_from(device, self.params["name"]))
+        yield Action("answer", text=text_of(device, rid="date") or "")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the contact's address instead of their name."""
+        yield from search(device, self.params["email"])
         yield from open_result(device, first_from(device, self.params["name"]))
         yield Action("answer", text=text_of(device, rid="date") or "")
 
