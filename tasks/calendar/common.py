@@ -10,13 +10,14 @@ the app shows.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator
 
 import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of, type_into
 
 TODAY = dt.date(2026, 3, 14)
 
@@ -104,6 +105,27 @@ def to_schedule(device: Device) -> Iterator[Action]:
 def open_event(device: Device, title: str) -> Iterator[Action]:
     """From anywhere: the schedule, scrolled to the event, opened."""
     yield from to_schedule(device)
+    yield from scroll_to(device, text=title, rid="event_title")
+    yield tap(device, text=title, rid="event_title")
+
+
+def open_event_by_day(device: Device, title: str) -> Iterator[Action]:
+    """The second path to an event: the Month tab, paged to the event's month, its day's
+    cell, then the event in that day's agenda (not the Schedule list)."""
+    day = next(from_ms(r["dtstart"]).date() for r in device.probe.query("calendar")
+               if r["title"] == title)
+    yield from to_schedule(device)
+    yield tap(device, desc="Month", rid="tab_month")
+    for _ in range(24):
+        shown = next((dt.datetime.strptime(e.text, "%B %Y").date() for e in elements(device)
+                      if e.text and re.fullmatch(r"[A-Z][a-z]+ \d{4}", e.text)), None)
+        if shown is None:
+            raise OracleError("the month grid shows no month")
+        if (shown.year, shown.month) == (day.year, day.month):
+            break
+        later = (shown.year, shown.month) < (day.year, day.month)
+        yield tap(device, rid="next_month" if later else "prev_month")
+    yield tap(device, desc=full_date(day), rid="day_cell", contains=True)
     yield from scroll_to(device, text=title, rid="event_title")
     yield tap(device, text=title, rid="event_title")
 

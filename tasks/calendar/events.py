@@ -28,6 +28,7 @@ from phoneworld_gym.tasks.calendar.common import (
     fill_times,
     from_ms,
     open_event,
+    open_event_by_day,
     other_event,
     to_schedule,
     upcoming,
@@ -160,10 +161,10 @@ class CalendarMoveEvent(Task):
         s, e = self._new()
         return self.expect(changed("calendar", self.params["id"], dtstart=s, dtend=e))
 
-    def _move(self, device: Device, longer: bool) -> Iterator[Action]:
+    def _move(self, device: Device, longer: bool, by_day: bool = False) -> Iterator[Action]:
         """Open the event's editor, read its times, type the new start and the end that
         keeps the length (``longer``: half an hour more)."""
-        yield from open_event(device, self.params["title"])
+        yield from (open_event_by_day if by_day else open_event)(device, self.params["title"])
         yield tap(device, desc="Edit event")
         fmt = "%I:%M %p"
         a = dt.datetime.strptime(text_of(device, rid="start_time") or "", fmt)
@@ -175,6 +176,13 @@ class CalendarMoveEvent(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._move(device, False)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._move(device, False, by_day=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -217,14 +225,21 @@ class CalendarSetLocation(Task):
         return self.expect(changed("calendar", self.params["id"],
                                    eventLocation=self.params["place"]))
 
-    def _set(self, device: Device, title: str) -> Iterator[Action]:
-        yield from open_event(device, title)
+    def _set(self, device: Device, title: str, by_day: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if by_day else open_event)(device, title)
         yield tap(device, desc="Edit event")
         yield type_into(device, self.params["place"], rid="location_field")
         yield tap(device, rid="save")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._set(device, self.params["title"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._set(device, self.params["title"], by_day=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -263,13 +278,20 @@ class CalendarDeleteEvent(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(removed("calendar", self.params["id"]))
 
-    def _delete(self, device: Device, title: str) -> Iterator[Action]:
-        yield from open_event(device, title)
+    def _delete(self, device: Device, title: str, by_day: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if by_day else open_event)(device, title)
         yield tap(device, desc="Delete event")
         yield tap(device, text="Delete", cls="Button")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._delete(device, self.params["title"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._delete(device, self.params["title"], by_day=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -440,6 +462,13 @@ class CalendarWhereIs(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_event(device, self.params["title"])
+        yield Action("answer", text=text_of(device, rid="event_location") or "")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from open_event_by_day(device, self.params["title"])
         yield Action("answer", text=text_of(device, rid="event_location") or "")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

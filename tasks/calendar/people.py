@@ -31,6 +31,7 @@ from phoneworld_gym.tasks.calendar.common import (
     epoch_ms,
     fill_times,
     open_event,
+    open_event_by_day,
     pick_date,
     to_schedule,
     upcoming,
@@ -123,14 +124,21 @@ class CalendarInviteGuest(Task):
                                              "attendeeName": same_text(p["name"]),
                                              "attendeeEmail": same_text(p["email"])}))
 
-    def _invite(self, device: Device, name: str) -> Iterator[Action]:
-        yield from open_event(device, self.params["title"])
+    def _invite(self, device: Device, name: str, by_day: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if by_day else open_event)(device, self.params["title"])
         yield tap(device, desc="Edit event")
         yield from add_guest(device, name)
         yield tap(device, rid="save")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._invite(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._invite(device, self.params["name"], by_day=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -271,11 +279,20 @@ class CalendarWhoIsInvited(Task):
         rows = guests_by_event(self.before(ATTENDEES)).get(self.params["id"], [])
         return [r["attendeeName"] or r["attendeeEmail"] for r in rows]
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_event(device, self.params["title"])
+    def _read(self, device: Device, by_day: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if by_day else open_event)(device, self.params["title"])
         names = [e.text or "" for e in elements(device)
                  if (e.resource_id or "").endswith("/attendee_name")]
         yield Action("answer", text=", ".join(names))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._read(device, by_day=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Names the guests with one of them swapped for a contact who is not invited."""
@@ -331,14 +348,21 @@ class CalendarChangeReminder(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(changed(REMINDERS, self._row(), minutes=self.params["minutes"]))
 
-    def _set(self, device: Device, minutes: int) -> Iterator[Action]:
-        yield from open_event(device, self.params["title"])
+    def _set(self, device: Device, minutes: int, by_day: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if by_day else open_event)(device, self.params["title"])
         yield tap(device, desc="Edit event")
         yield from pick_reminder(device, minutes)
         yield tap(device, rid="save")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._set(device, self.params["minutes"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._set(device, self.params["minutes"], by_day=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
