@@ -67,10 +67,11 @@ def to_browse(device: Device) -> Iterator[Action]:
         yield Action("navigate_back")
 
 
-def open_folder(device: Device, folder: str) -> Iterator[Action]:
-    """From anywhere: Browse -> Internal storage -> each folder of ``folder``."""
+def open_folder(device: Device, folder: str, by_storage: bool = False) -> Iterator[Action]:
+    """From anywhere: Browse -> Internal storage -> each folder of ``folder`` (Downloads
+    through its Browse shortcut unless ``by_storage``, the second path)."""
     yield from to_browse(device)
-    if folder == DOWNLOAD:
+    if folder == DOWNLOAD and not by_storage:
         yield tap(device, text="Downloads", rid="category")
         return
     yield tap(device, rid="internal_storage_title")
@@ -83,6 +84,20 @@ def item_menu(device: Device, name: str) -> Iterator[Action]:
     """Open the action sheet of ``name`` in the folder on screen."""
     yield from scroll_to(device, desc=f"More options for {name}")
     yield tap(device, desc=f"More options for {name}")
+
+
+def select_item(device: Device, name: str) -> Iterator[Action]:
+    """Long-press ``name``'s row in the folder on screen: select mode, with it selected."""
+    yield from scroll_to(device, text=name, rid="file_title")
+    yield Action("long_press", index=find(device, text=name, rid="file_title"))
+
+
+def selection_action(device: Device, name: str, option: str) -> Iterator[Action]:
+    """The second path to an item's action: select it by long press, then the selection
+    bar's More options and ``option``."""
+    yield from select_item(device, name)
+    yield tap(device, rid="selection_more")
+    yield tap(device, text=option, rid="sheet_item_title")
 
 
 def pick_destination(device: Device, folder: str) -> Iterator[Action]:

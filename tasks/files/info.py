@@ -74,6 +74,17 @@ class FilesSizeOf(Task):
         m = re.search(r"\(([\d,]+) bytes\)", shown)
         yield Action("answer", text=f"{m.group(1) if m else shown} bytes")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach Download through Internal storage instead of the Downloads shortcut."""
+        yield from open_folder(device, DOWNLOAD, by_storage=True)
+        yield from item_menu(device, self.params["name"])
+        yield tap(device, text="File info", rid="sheet_item_title")
+        shown = text_of(device, rid="info_size") or ""
+        m = re.search(r"\(([\d,]+) bytes\)", shown)
+        yield Action("answer", text=f"{m.group(1) if m else shown} bytes")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the size in kB as shown in the list, taken as a number of bytes."""
         size = self.params["size"]

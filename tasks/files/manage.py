@@ -24,6 +24,8 @@ from phoneworld_gym.tasks.files.common import (
     new_file,
     open_folder,
     pick_destination,
+    select_item,
+    selection_action,
     sha,
     to_browse,
 )
@@ -72,14 +74,24 @@ class FilesRename(_OneFile):
                                   added=[{"_id": f"{DOWNLOAD}/{p['new_name']}",
                                           "sha256": self._digest()}]))
 
-    def _rename(self, device: Device, new: str) -> Iterator[Action]:
-        yield from open_folder(device, DOWNLOAD)
-        yield from item_menu(device, self.params["name"])
-        yield tap(device, text="Rename", rid="sheet_item_title")
+    def _rename(self, device: Device, new: str, alt: bool = False) -> Iterator[Action]:
+        yield from open_folder(device, DOWNLOAD, by_storage=alt)
+        if alt:
+            yield from selection_action(device, self.params["name"], "Rename")
+        else:
+            yield from item_menu(device, self.params["name"])
+            yield tap(device, text="Rename", rid="sheet_item_title")
         yield type_into(device, new, rid="rename_field")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._rename(device, self.params["new_name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach Download through Internal storage and rename from select mode (long press)."""
+        yield from self._rename(device, self.params["new_name"], alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -91,10 +103,13 @@ class FilesRename(_OneFile):
 class _Transfer(_OneFile):
     """Move or copy the pushed file from Downloads into Documents."""
 
-    def _transfer(self, device: Device, verb: str) -> Iterator[Action]:
-        yield from open_folder(device, DOWNLOAD)
-        yield from item_menu(device, self.params["name"])
-        yield tap(device, text=verb, rid="sheet_item_title")
+    def _transfer(self, device: Device, verb: str, alt: bool = False) -> Iterator[Action]:
+        yield from open_folder(device, DOWNLOAD, by_storage=alt)
+        if alt:
+            yield from selection_action(device, self.params["name"], verb)
+        else:
+            yield from item_menu(device, self.params["name"])
+            yield tap(device, text=verb, rid="sheet_item_title")
         yield from pick_destination(device, DOCUMENTS)
 
 
@@ -125,6 +140,13 @@ class FilesMoveToDocuments(_Transfer):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._transfer(device, "Move to")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach Download through Internal storage and move from select mode (long press)."""
+        yield from self._transfer(device, "Move to", alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -161,6 +183,13 @@ class FilesCopyToDocuments(_Transfer):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._transfer(device, "Copy to")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach Download through Internal storage and copy from select mode (long press)."""
+        yield from self._transfer(device, "Copy to", alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -209,6 +238,17 @@ class FilesDelete(_OneFile):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._delete(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach Download through Internal storage, long-press the file and delete it with
+        the selection bar's Delete."""
+        yield from open_folder(device, DOWNLOAD, by_storage=True)
+        yield from select_item(device, self.params["name"])
+        yield tap(device, desc="Delete", rid="delete")
+        yield tap(device, text="Delete", rid="button2")
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
