@@ -78,6 +78,20 @@ def open_place(device: Device, name: str) -> Iterator[Action]:
     yield tap(device, text=name, rid="result_title")
 
 
+def browse_to_place(device: Device, name: str) -> Iterator[Action]:
+    """The second path to a place: tap its pin on the Explore map when it shows one, else
+    search its category ("Pharmacy") and pick it among the results (not its name)."""
+    yield from to_explore(device)
+    if find(device, desc=name, rid="map_pin") is not None:
+        yield tap(device, desc=name, rid="map_pin")
+        return
+    category = next(r["category"] for r in places(device.probe) if r["name"] == name)
+    yield tap(device, rid="search_bar")
+    yield type_into(device, category, rid="search_field")
+    yield from scroll_to(device, text=name, rid="result_title")
+    yield tap(device, text=name, rid="result_title")
+
+
 def closing_text(row_text: str) -> str:
     """"Saturday 9 AM–6:30 PM" -> "6:30 PM"."""
     return row_text.split("–")[-1].strip()

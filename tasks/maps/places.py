@@ -4,7 +4,7 @@ retrieval), saving and unsaving places, and ferry directions that Maps does not 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -16,6 +16,7 @@ from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.maps.common import (
     DAYS,
+    browse_to_place,
     businesses,
     by_key,
     choice,
@@ -65,11 +66,22 @@ class MapsWalkTime(Task):
         rows = places(device.probe)
         return walk_minutes(home(rows), by_key(rows, self.params["key"]))
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_place(device, self.params["place"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["place"])
         yield tap(device, rid="directions")
         yield tap(device, rid="mode_walk")
         yield Action("answer", text=text_of(device, rid="route_time") or "")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its pin on the map or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the driving time instead."""
@@ -113,11 +125,22 @@ class MapsClosingTime(Task):
         minutes = int(row[f"close_{self.params['day'].lower()}"])
         return dt.time(minutes // 60 % 24, minutes % 60)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
         rid = f"hours_{self.params['day'].lower()}"
-        yield from open_place(device, self.params["place"])
+        yield from via(device, self.params["place"])
         yield from scroll_to(device, rid=rid)
         yield Action("answer", text=closing_text(text_of(device, rid=rid) or ""))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its pin on the map or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the opening time of that day."""
@@ -152,10 +175,21 @@ class MapsPlacePhone(Task):
     def expected_answer(self, device: Device) -> Any:
         return by_key(places(device.probe), self.params["key"])["phone"]
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_place(device, self.params["place"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["place"])
         yield from scroll_to(device, rid="phone_title")
         yield Action("answer", text=text_of(device, rid="phone_title") or "")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its pin on the map or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the number of another business of the same kind."""
@@ -201,14 +235,25 @@ class MapsDriveDistance(Task):
         return grid_miles(by_key(rows, self.params["start_key"]),
                           by_key(rows, self.params["end_key"]))
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_place(device, self.params["end"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["end"])
         yield tap(device, rid="directions")
         yield tap(device, rid="frm_field")
         yield type_into(device, self.params["start"], rid="search_field")
         yield tap(device, text=self.params["start"], rid="result_title")
         text = (text_of(device, rid="route_distance") or "").strip("()")
         yield Action("answer", text=text)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the destination from its map pin or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the distance from home instead (or off by a mile if that is the
@@ -252,14 +297,22 @@ class MapsSaveWantToGo(Task):
         return self.expect(added("maps/saved", {"list": "Want to go",
                                                "place": self.params["key"]}))
 
-    def _save_to(self, device: Device, name: str, rid: str) -> Iterator[Action]:
-        yield from open_place(device, name)
+    def _save_to(self, device: Device, name: str, rid: str,
+                 browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_place if browse else open_place)(device, name)
         yield tap(device, rid="save")
         yield tap(device, rid=rid)
         yield tap(device, text="Done")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._save_to(device, self.params["place"], "list_want_to_go")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its pin on the map or a search of its category, not its name."""
+        yield from self._save_to(device, self.params["place"], "list_want_to_go", browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -346,10 +399,21 @@ class MapsFerryDirections(Task):
         row = choice(rng, businesses(probe))
         return {"place": row["name"], "key": row["_id"]}
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_place(device, self.params["place"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["place"])
         yield tap(device, rid="directions")  # drive, transit, walk, bike: no ferry
         yield Action("status", goal_status="infeasible")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its pin on the map or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Shows the transit route and calls it done."""
