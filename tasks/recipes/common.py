@@ -91,6 +91,17 @@ def open_recipe(device: Device, name: str) -> Iterator[Action]:
     yield tap(device, desc=name, rid="recipe_row")
 
 
+def browse_to_recipe(device: Device, name: str) -> Iterator[Action]:
+    """The second path to a recipe: Discover's chip for its cuisine, then down the filtered
+    list to it (no search)."""
+    cuisine = next(r["cuisine"] for r in recipes(device.probe) if r["name"] == name)
+    yield from to_tab(device, "Discover")
+    yield from scroll_to(device, text=cuisine, rid="filter_cuisine")
+    yield tap(device, text=cuisine, rid="filter_cuisine")
+    yield from scroll_to(device, desc=name, rid="recipe_row")
+    yield tap(device, desc=name, rid="recipe_row")
+
+
 def set_servings(device: Device, servings: int) -> Iterator[Action]:
     """On a recipe: step the servings to ``servings``."""
     for _ in range(16):
@@ -101,9 +112,10 @@ def set_servings(device: Device, servings: int) -> Iterator[Action]:
     raise OracleError(f"could not set {servings} servings")
 
 
-def add_to_list(device: Device, name: str, servings: int) -> Iterator[Action]:
+def add_to_list(device: Device, name: str, servings: int,
+                browse: bool = False) -> Iterator[Action]:
     """Open a recipe, set the servings and add its ingredients to the shopping list."""
-    yield from open_recipe(device, name)
+    yield from (browse_to_recipe if browse else open_recipe)(device, name)
     yield from set_servings(device, servings)
     yield from scroll_to(device, rid="add_to_list")
     yield tap(device, rid="add_to_list")

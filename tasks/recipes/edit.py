@@ -16,6 +16,7 @@ from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.recipes.common import (
     add_to_list,
+    browse_to_recipe,
     by_id,
     choice,
     list_rows,
@@ -56,12 +57,19 @@ class RecipesSaveFavorite(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("recipes/favorites", {"_id": self.params["id"]}))
 
-    def _save(self, device: Device, name: str) -> Iterator[Action]:
-        yield from open_recipe(device, name)
+    def _save(self, device: Device, name: str, browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_recipe if browse else open_recipe)(device, name)
         yield tap(device, desc="Save to favourites")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._save(device, self.params["recipe"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipe through its cuisine chip on Discover instead of searching."""
+        yield from self._save(device, self.params["recipe"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -117,6 +125,14 @@ class RecipesShopForServings(Task):
         yield from add_to_list(device, self.params["recipe"], self.params["servings"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipe through its cuisine chip on Discover instead of searching."""
+        yield from add_to_list(device, self.params["recipe"], self.params["servings"],
+                               browse=True)
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Adds them for the recipe's own servings (not scaled)."""
         r = by_id(recipes(device.probe))[self.params["id"]]
@@ -159,14 +175,21 @@ class RecipesShopExceptHave(Task):
                                  *list_rows(r, self.params["servings"],
                                             skip=self.params["item"])))
 
-    def _run(self, device: Device, item: str) -> Iterator[Action]:
+    def _run(self, device: Device, item: str, browse: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from add_to_list(device, p["recipe"], p["servings"])
+        yield from add_to_list(device, p["recipe"], p["servings"], browse)
         yield from to_tab(device, "Shopping list")
         yield from tap_item(device, item, p["recipe"], action="swipe")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, self.params["item"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipe through its cuisine chip on Discover instead of searching."""
+        yield from self._run(device, self.params["item"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

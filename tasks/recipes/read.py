@@ -5,7 +5,7 @@ reading changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -16,6 +16,7 @@ from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.recipes.common import (
+    browse_to_recipe,
     by_id,
     choice,
     open_recipe,
@@ -64,8 +65,10 @@ class RecipesAmountFor(Task):
         i = next(i for i in r["ingredients"] if i["item"] == self.params["item"])
         return scaled(float(i["qty"]), int(r["servings"]), self.params["servings"])
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_recipe(device, self.params["recipe"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_recipe,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["recipe"])
         yield from set_servings(device, self.params["servings"])
         for e in elements(device):
             words = (e.text or "").split(" ")
@@ -74,6 +77,15 @@ class RecipesAmountFor(Task):
                 yield Action("answer", text=f"{words[0]} {self.params['unit']}")
                 return
         raise OracleError(f"{self.params['item']} is not in the ingredients on screen")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipe through its cuisine chip on Discover instead of searching."""
+        yield from self._play(device, browse_to_recipe)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """The amount for the recipe's own servings (not scaled)."""
