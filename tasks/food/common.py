@@ -136,6 +136,14 @@ def open_restaurant(device: Device, name: str) -> Iterator[Action]:
     yield tap(device, desc=name, rid="restaurant_card")
 
 
+def browse_to_restaurant(device: Device, name: str) -> Iterator[Action]:
+    """The second path to a restaurant: down the home feed's "All restaurants" to its card
+    (no search)."""
+    yield from to_home(device)
+    yield from scroll_to(device, desc=name, rid="restaurant_card")
+    yield tap(device, desc=name, rid="restaurant_card")
+
+
 def find_dish(device: Device, dish: str, restaurant: str) -> Iterator[Action]:
     """From anywhere: search the dish and open it (its restaurant's page with the dish's
     options sheet)."""
@@ -173,9 +181,15 @@ def choose(device: Device, size: str = "", extras: tuple[str, ...] = (),
 
 
 def order_dish(device: Device, dish: str, restaurant: str, size: str = "",
-               extras: tuple[str, ...] = (), qty: int = 1) -> Iterator[Action]:
-    """From anywhere: find the dish by search, choose its options and add it to the cart."""
-    yield from find_dish(device, dish, restaurant)
+               extras: tuple[str, ...] = (), qty: int = 1,
+               browse: bool = False) -> Iterator[Action]:
+    """From anywhere: find the dish by search (``browse``, the second path: its restaurant
+    from the home feed, then down its menu), choose its options and add it to the cart."""
+    if browse:
+        yield from browse_to_restaurant(device, restaurant)
+        yield from open_dish(device, dish)
+    else:
+        yield from find_dish(device, dish, restaurant)
     yield from choose(device, size, extras, qty)
 
 

@@ -18,6 +18,7 @@ from phoneworld_gym.tasks.food.common import (
     ADDRESSES,
     DEFAULT_TIP,
     TIPS,
+    browse_to_restaurant,
     checkout,
     choice,
     open_dish,
@@ -63,12 +64,19 @@ class FoodSaveStore(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("food/favorites", {"_id": self.params["id"]}))
 
-    def _run(self, device: Device, name: str) -> Iterator[Action]:
-        yield from open_restaurant(device, name)
+    def _run(self, device: Device, name: str, browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_restaurant if browse else open_restaurant)(device, name)
         yield tap(device, desc="Save store", rid="favorite")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, self.params["restaurant"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the restaurant from the home feed's list instead of searching."""
+        yield from self._run(device, self.params["restaurant"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -113,12 +121,21 @@ class FoodAddToCart(Task):
         return self.expect(added("food/cart", order_line(p["dish_id"], p["size"], p["extra"],
                                                          p["qty"])))
 
-    def _run(self, device: Device, qty: int) -> Iterator[Action]:
+    def _run(self, device: Device, qty: int, browse: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from order_dish(device, p["dish"], p["restaurant"], p["size"], (p["extra"],), qty)
+        yield from order_dish(device, p["dish"], p["restaurant"], p["size"], (p["extra"],), qty,
+                              browse)
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, self.params["qty"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the restaurant from the home feed and pick the dish off its menu, instead of
+        searching the dish."""
+        yield from self._run(device, self.params["qty"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -222,13 +239,21 @@ class FoodPlaceOrder(Task):
                                   "payment": lambda v: str(v).startswith(p["card"])}),
             added("food/order_items", order_line(p["dish_id"], p["size"], "", p["qty"])))
 
-    def _run(self, device: Device, address: str) -> Iterator[Action]:
+    def _run(self, device: Device, address: str, browse: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from order_dish(device, p["dish"], p["restaurant"], p["size"], (), p["qty"])
+        yield from order_dish(device, p["dish"], p["restaurant"], p["size"], (), p["qty"], browse)
         yield from checkout(device, address=address, tip=p["tip"], card=p["card"])
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, self.params["address"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the restaurant from the home feed and pick the dish off its menu, instead of
+        searching the dish."""
+        yield from self._run(device, self.params["address"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -333,6 +358,14 @@ class FoodSoldOut(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_restaurant(device, self.params["restaurant"])
+        yield from scroll_to(device, desc=f"{self.params['dish']}, sold out", rid="dish_row")
+        yield Action("status", goal_status="infeasible")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the restaurant from the home feed's list instead of searching."""
+        yield from browse_to_restaurant(device, self.params["restaurant"])
         yield from scroll_to(device, desc=f"{self.params['dish']}, sold out", rid="dish_row")
         yield Action("status", goal_status="infeasible")
 
