@@ -112,6 +112,14 @@ def open_photo(device: Device, when: dt.datetime) -> Iterator[Action]:
     yield tap(device, desc=f"taken on {shown(when)}", contains=True)
 
 
+def browse_to_photo(device: Device, when: dt.datetime) -> Iterator[Action]:
+    """The second path to a photo: down the Photos grid to the one taken at ``when`` (no
+    search), then open it."""
+    yield from to_photos(device)
+    yield from scroll_to(device, desc=f"taken on {shown(when)}", contains=True)
+    yield tap(device, desc=f"taken on {shown(when)}", contains=True)
+
+
 def delete_open_photo(device: Device) -> Iterator[Action]:
     """In the viewer: Delete, then confirm "Move to trash"."""
     yield tap(device, rid="delete")

@@ -22,6 +22,7 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.gallery.common import (
     MEDIA,
     SCREENSHOTS,
+    browse_to_photo,
     camera_photos,
     choice,
     clock,
@@ -88,14 +89,21 @@ class GalleryDeletePhoto(Task):
         return self.expect(removed("files", self.params["path"]),
                            *trashed(self.diff, self.params["path"]))
 
-    def _delete(self, device: Device, path: str) -> Iterator[Action]:
+    def _delete(self, device: Device, path: str, browse: bool = False) -> Iterator[Action]:
         t = taken(path)
         assert t is not None
-        yield from open_photo(device, t)
+        yield from (browse_to_photo if browse else open_photo)(device, t)
         yield from delete_open_photo(device)
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._delete(device, self.params["path"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the photo by scrolling the Photos grid instead of searching its day."""
+        yield from self._delete(device, self.params["path"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -265,14 +273,21 @@ class GalleryFavoritePhoto(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("gallery/favorites", {"_id": self.params["path"]}))
 
-    def _heart(self, device: Device, path: str) -> Iterator[Action]:
+    def _heart(self, device: Device, path: str, browse: bool = False) -> Iterator[Action]:
         t = taken(path)
         assert t is not None
-        yield from open_photo(device, t)
+        yield from (browse_to_photo if browse else open_photo)(device, t)
         yield tap(device, desc="Favorite")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._heart(device, self.params["path"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the photo by scrolling the Photos grid instead of searching its day."""
+        yield from self._heart(device, self.params["path"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -325,13 +340,20 @@ class GalleryAddToAlbum(Task):
         want = sorted([*before["paths"], self.params["path"]])
         return self.expect(changed("gallery/albums", album, paths=want))
 
-    def _add(self, device: Device, album: str) -> Iterator[Action]:
-        yield from open_photo(device, _when(self.params))
+    def _add(self, device: Device, album: str, browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_photo if browse else open_photo)(device, _when(self.params))
         yield tap(device, rid="add_to_album")
         yield tap(device, text=album, rid="album_choice_title")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._add(device, self.params["album"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the photo by scrolling the Photos grid instead of searching its day."""
+        yield from self._add(device, self.params["album"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -378,5 +400,12 @@ class GalleryApplyFilter(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         """Opens the photo, sees Share, Add to album and Delete but no Edit, and says so."""
         yield from open_photo(device, _when(self.params))
+        yield Action("status", goal_status="infeasible")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the photo by scrolling the Photos grid instead of searching its day."""
+        yield from browse_to_photo(device, _when(self.params))
         yield Action("status", goal_status="infeasible")
 
