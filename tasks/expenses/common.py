@@ -16,7 +16,16 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of, type_into
+from phoneworld_gym.oracle import (
+    OracleError,
+    elements,
+    find,
+    fully_visible,
+    scroll_to,
+    tap,
+    text_of,
+    type_into,
+)
 
 LABEL = "Expenses"
 TODAY = dt.date(2026, 3, 14)
@@ -122,6 +131,24 @@ def open_entry(device: Device, note: str, day: dt.date) -> Iterator[Action]:
             return
         yield Action("scroll", direction="down")
     raise OracleError(f"no entry {note!r} on {day}")
+
+
+def open_entry_by_category(device: Device, note: str, day: dt.date) -> Iterator[Action]:
+    """The second path to an entry: Summary, its month, the entry's category row, then the
+    entry in that category's list (not the Entries tab)."""
+    category = next(r["category"] for r in device.probe.query("expenses/entries")
+                    if r["note"] == note and r["date"] == day.isoformat())
+    yield from to_tab(device, "Summary")
+    yield from to_month(device, day.isoformat()[:7])
+    yield from scroll_to(device, desc=f"{category}, ", rid="summary_row", contains=True)
+    yield tap(device, desc=f"{category}, ", rid="summary_row", contains=True)
+    for _ in range(15):
+        i = _row_index(device, note, day)
+        if i is not None and fully_visible(device, i):
+            yield Action("click", index=i)
+            return
+        yield Action("scroll", direction="down")
+    raise OracleError(f"no entry {note!r} on {day} under {category}")
 
 
 def pick_date(device: Device, day: dt.date) -> Iterator[Action]:

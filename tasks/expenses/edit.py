@@ -25,6 +25,7 @@ from phoneworld_gym.tasks.expenses.common import (
     day_words,
     month_label,
     open_entry,
+    open_entry_by_category,
     to_tab,
     unique_entries,
 )
@@ -113,14 +114,22 @@ class ExpensesFixAmount(Task):
         return self.expect(changed("expenses/entries", self.params["id"],
                                    amount=about(float(self.params["amount"]))))
 
-    def _fix(self, device: Device, amount: str) -> Iterator[Action]:
+    def _fix(self, device: Device, amount: str, by_category: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from open_entry(device, p["note"], dt.date.fromisoformat(p["date"]))
+        yield from (open_entry_by_category if by_category else open_entry)(
+            device, p["note"], dt.date.fromisoformat(p["date"]))
         yield type_into(device, amount, rid="amount")
         yield tap(device, text="Save", rid="save")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._fix(device, self.params["amount"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the entry from its category on the Summary tab instead of the Entries list."""
+        yield from self._fix(device, self.params["amount"], by_category=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -153,13 +162,23 @@ class ExpensesDelete(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(removed("expenses/entries", self.params["id"]))
 
-    def _delete(self, device: Device, note: str, date: str) -> Iterator[Action]:
-        yield from open_entry(device, note, dt.date.fromisoformat(date))
+    def _delete(self, device: Device, note: str, date: str,
+                by_category: bool = False) -> Iterator[Action]:
+        yield from (open_entry_by_category if by_category else open_entry)(
+            device, note, dt.date.fromisoformat(date))
         yield tap(device, desc="Delete expense")
         yield tap(device, text="Delete", rid="button2")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._delete(device, self.params["note"], self.params["date"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the entry from its category on the Summary tab instead of the Entries list."""
+        yield from self._delete(device, self.params["note"], self.params["date"],
+                                by_category=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -13,7 +13,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch
-from phoneworld_gym.oracle import OracleError, elements
+from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.expenses.common import (
     TODAY,
@@ -78,6 +78,17 @@ class ExpensesCategoryTotal(Task):
                     return
             yield Action("scroll", direction="down")
         raise OracleError(f"{self.params['category']} is not in the summary")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the category from the summary and read the total on its own page."""
+        yield from to_tab(device, "Summary")
+        yield from to_month(device, self.params["month"])
+        row = f"{self.params['category']}, "
+        yield from scroll_to(device, desc=row, rid="summary_row", contains=True)
+        yield tap(device, desc=row, rid="summary_row", contains=True)
+        yield Action("answer", text=text_of(device, rid="category_total") or "")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """The whole month's spending instead of the category's."""
