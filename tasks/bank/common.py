@@ -108,10 +108,15 @@ def search_activity(device: Device, text: str, month: str = "") -> Iterator[Acti
         yield tap(device, text=month, rid="sheet_item_title")
 
 
-def send_form(device: Device, name: str) -> Iterator[Action]:
-    """From anywhere: Send money, the person searched by name and chosen."""
+def send_form(device: Device, name: str, via_pay: bool = False) -> Iterator[Action]:
+    """From anywhere: Send money (Home's quick action, or with ``via_pay``, the second path,
+    the Pay tab's "Send money"), the person searched by name and chosen."""
     yield from to_home(device)
-    yield tap(device, desc="Send", rid="action_send")
+    if via_pay:
+        yield tap(device, desc="Pay", rid="nav_pay")
+        yield tap(device, desc="Send money", rid="send_money")
+    else:
+        yield tap(device, desc="Send", rid="action_send")
     yield type_into(device, name, rid="search_src_text")
     yield tap(device, desc=name, rid="recipient_row")
 
@@ -137,17 +142,23 @@ def confirm(device: Device) -> Iterator[Action]:
 
 
 def send_money(device: Device, name: str, amount: str, memo: str = "",
-               account: str = "") -> Iterator[Action]:
+               account: str = "", via_pay: bool = False) -> Iterator[Action]:
     """From anywhere: send ``amount`` to ``name`` (with a memo, from an account) and confirm."""
-    yield from send_form(device, name)
+    yield from send_form(device, name, via_pay)
     yield from fill_amount(device, amount, memo, account)
     yield from confirm(device)
 
 
-def transfer(device: Device, src: str, dst: str, amount: str) -> Iterator[Action]:
-    """From anywhere: Transfer, the From and To accounts by name, the amount, confirm."""
+def transfer(device: Device, src: str, dst: str, amount: str,
+             from_account: bool = False) -> Iterator[Action]:
+    """From anywhere: Transfer, the From and To accounts by name, the amount, confirm;
+    ``from_account`` (the second path) starts from the From account's own page."""
     yield from to_home(device)
-    yield tap(device, desc="Transfer", rid="action_transfer")
+    if from_account:
+        yield tap(device, desc=src, rid="account_card", contains=True)
+        yield tap(device, rid="transfer")
+    else:
+        yield tap(device, desc="Transfer", rid="action_transfer")
     yield tap(device, text=src, rid="from_account", contains=True)
     yield tap(device, text=dst, rid="to_account", contains=True)
     yield from fill_amount(device, amount)

@@ -108,6 +108,15 @@ class BankSendMoney(Task):
         yield from send_money(device, p["name"], p["amount"], p["memo"], "Everyday Checking")
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Start from the Pay tab's "Send money" instead of Home's quick action."""
+        p = self.params
+        yield from send_money(device, p["name"], p["amount"], p["memo"], "Everyday Checking",
+                              via_pay=True)
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """The right person and memo, a dollar too much."""
         p = self.params
@@ -155,6 +164,14 @@ class BankMoveToSavings(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from transfer(device, "Everyday Checking", "High-Yield Savings",
                             self.params["amount"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Start from the checking account's own page and its Transfer button."""
+        yield from transfer(device, "Everyday Checking", "High-Yield Savings",
+                            self.params["amount"], from_account=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -211,17 +228,30 @@ class BankPayCardInFull(Task):
                 {"account_id": src, "amount": near(-v), "kind": "payment"},
                 {"account_id": CREDIT, "amount": near(v), "kind": "payment"}]))
 
-    def _pay(self, device: Device, less: float) -> Iterator[Action]:
+    def _pay(self, device: Device, less: float, via_pay: bool = False) -> Iterator[Action]:
         src = str(by_id(device.probe.query("bank/accounts"))[self.params["source_id"]]["name"])
         yield from to_home(device)
         yield tap(device, desc=self.params["card"], rid="account_card", contains=True)
         owed = money_on_screen(text_of(device, rid="account_balance"))
-        yield tap(device, rid="pay_card")
+        if via_pay:  # back to Home, then the Pay tab's "Pay credit card"
+            yield Action("navigate_back")
+            yield tap(device, desc="Pay", rid="nav_pay")
+            yield tap(device, desc="Pay credit card", rid="pay_credit_card")
+        else:
+            yield tap(device, rid="pay_card")
         yield from fill_amount(device, dollars(owed - less), account=src)
         yield from confirm(device)
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._pay(device, 0)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Read what is owed on the card's page, then pay from the Pay tab's "Pay credit
+        card" instead of the card page's button."""
+        yield from self._pay(device, 0, via_pay=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -60,6 +60,16 @@ class BankSendOverLimit(Task):
             raise OracleError("the bank accepted an amount over the daily limit")
         yield Action("status", goal_status="infeasible")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Start from the Pay tab's "Send money" instead of Home's quick action."""
+        yield from send_form(device, self.params["name"], via_pay=True)
+        yield from fill_amount(device, self.params["amount"])
+        if find(device, rid="error_text") is None:
+            raise OracleError("the bank accepted an amount over the daily limit")
+        yield Action("status", goal_status="infeasible")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Sends what the limit (or the balance) still allows and claims it is done."""
         have = float(by_id(device.probe.query("bank/accounts"))[CHECKING]["balance"])
