@@ -120,6 +120,20 @@ def send_to(device: Device, who: str, body: str, *, number: bool = False) -> Ite
     yield from type_and_send(device, body)
 
 
+def thread_from_contacts(device: Device, name: str) -> Iterator[Action]:
+    """The second path to a conversation: Contacts, the person searched and opened, then
+    their Text button (an sms: link Messages opens on the thread)."""
+    yield Action("open_app", app_name="Contacts")
+    for _ in range(5):
+        if find(device, rid="search_bar") is not None:
+            break
+        yield Action("navigate_back")
+    yield type_into(device, name, rid="search_bar")
+    yield from scroll_to(device, text=name, rid="contact_title")
+    yield tap(device, text=name, rid="contact_title")
+    yield tap(device, rid="text")
+
+
 def type_and_send(device: Device, body: str) -> Iterator[Action]:
     yield type_into(device, body, rid="compose_message_text")
     yield tap(device, desc="Send SMS")

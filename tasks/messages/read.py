@@ -22,6 +22,7 @@ from phoneworld_gym.tasks.messages.common import (
     open_thread,
     texters,
     thread,
+    thread_from_contacts,
     to_list,
 )
 
@@ -62,6 +63,13 @@ class MessagesLastFrom(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_thread(device, self.params["name"])
+        yield Action("answer", text=last_received(device))
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the conversation from the person's Text button in Contacts."""
+        yield from thread_from_contacts(device, self.params["name"])
         yield Action("answer", text=last_received(device))
 
     def near_miss(self, device: Device) -> Iterator[Action]:

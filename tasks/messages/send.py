@@ -25,6 +25,7 @@ from phoneworld_gym.tasks.messages.common import (
     send_to,
     texters,
     thread,
+    thread_from_contacts,
     to_list,
     type_and_send,
 )
@@ -69,6 +70,14 @@ class MessagesSendText(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from send_to(device, self.params["name"], self.params["body"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Start from the person's Text button in Contacts instead of Messages' new chat."""
+        yield from thread_from_contacts(device, self.params["name"])
+        yield from type_and_send(device, self.params["body"])
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -171,6 +180,15 @@ class MessagesDeleteThread(Task):
         yield from self._delete(device, self.params["name"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the conversation and use its Delete conversation button, not a long press."""
+        yield from open_thread(device, self.params["name"])
+        yield tap(device, desc="Delete conversation", rid="delete")
+        yield tap(device, text="Delete", cls="Button")
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Deletes the conversation listed right above or below it."""
         names = [c["display_name"] for c in texters(device.probe, unread=None,
@@ -260,12 +278,20 @@ class MessagesReplyUnread(Task):
         return self.expect(added("sms", {"address": same_phone(p["number"]),
                                          "body": same_text(p["body"]), "type": SENT}))
 
-    def _reply(self, device: Device, name: str) -> Iterator[Action]:
-        yield from open_thread(device, name)
+    def _reply(self, device: Device, name: str, from_contacts: bool = False
+               ) -> Iterator[Action]:
+        yield from (thread_from_contacts if from_contacts else open_thread)(device, name)
         yield from type_and_send(device, self.params["body"])
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._reply(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the conversation from the person's Text button in Contacts."""
+        yield from self._reply(device, self.params["name"], from_contacts=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
