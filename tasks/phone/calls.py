@@ -18,6 +18,7 @@ from phoneworld_gym.tasks.phone.common import (
     MISSED,
     OUTGOING,
     call_contact,
+    call_from_contacts,
     calls_with,
     choice,
     dial,
@@ -59,6 +60,13 @@ class PhoneCallContact(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from call_contact(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Call from the person's Call button in the Contacts app."""
+        yield from call_from_contacts(device, self.params["name"])
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -151,6 +159,13 @@ class PhoneReturnMissedCall(Task):
         yield from self._call_back(device, self.params["name"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Call back from the person's Call button in the Contacts app, not Recents."""
+        yield from call_from_contacts(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Calls back another caller from the log."""
         log = device.probe.query("call_log")
@@ -206,6 +221,19 @@ class PhoneBlockCaller(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._block(device, self.params["number"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Type the number into the Blocked numbers list (the overflow menu), not a
+        long press on the call in Recents."""
+        yield from to_main(device)
+        yield tap(device, desc="More options", rid="overflow")
+        yield tap(device, text="Blocked numbers")
+        yield tap(device, text="Add a number", rid="add_blocked_number_title")
+        yield type_into(device, self.params["number"], rid="blocked_number_field")
+        yield tap(device, text="Block", cls="Button")
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
