@@ -170,6 +170,15 @@ class TodoComplete(Task):
         yield from self._tick(device, self.params["title"], self.params["list"])
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the task, open its editor, tick Completed and save (not the row's box)."""
+        yield from open_task(device, self.params["title"])
+        yield tap(device, rid="done_box")
+        yield tap(device, rid="save")
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Ticks off another open task of the same list (or of any list)."""
         rows = [r for r in titled(device.probe) if r["_id"] != self.params["id"]]
@@ -215,6 +224,14 @@ class TodoSwipeDelete(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._swipe(device, self.params["title"], self.params["list"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the task and delete it from its editor instead of swiping the row."""
+        yield from open_task(device, self.params["title"])
+        yield tap(device, desc="Delete task", rid="delete")
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -291,6 +308,18 @@ class TodoRescheduleOverdue(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._move(device, False)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open each overdue task from its list's tab instead of searching its title."""
+        yield from open_list(device, self.params["list"])
+        for r in self._overdue(device.probe.query("todo/tasks")):
+            yield from row_index(device, r["title"])
+            yield tap(device, desc=r["title"], rid="task_row")
+            yield from pick_due(device, dt.date.fromisoformat(self.params["date"]))
+            yield tap(device, text="Save", rid="save")
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
