@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -24,8 +24,9 @@ from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.browser.common import bookmark_here, of_kind, open_url
 from phoneworld_gym.tasks.calendar.common import TODAY, clock, create_event, day_words, epoch_ms
-from phoneworld_gym.tasks.contacts.common import open_contact, same_name
+from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact, same_name
 from phoneworld_gym.tasks.maps.common import (
+    browse_to_place,
     businesses,
     by_key,
     grid_miles,
@@ -94,8 +95,8 @@ class CrossAppShareHomeAddress(Task):
         return self.expect(added("sms", {"address": same_phone(self.params["to_number"]),
                                          "body": states(self._address()), "type": SENT}))
 
-    def _share(self, device: Device, to: str) -> Iterator[Action]:
-        yield from open_contact(device, self.params["whose"])
+    def _share(self, device: Device, to: str, browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_contact if browse else open_contact)(device, self.params["whose"])
         yield from scroll_to(device, rid="address_title")
         yield tap(device, rid="address_title")  # geo: -> Maps
         yield tap(device, rid="share")
@@ -108,6 +109,12 @@ class CrossAppShareHomeAddress(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._share(device, self.params["to"])
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._share(device, self.params["to"], browse=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Shares it with someone else."""
@@ -163,11 +170,22 @@ class CrossAppSavePlaceNumber(Task):
         yield tap(device, rid="save")
         yield Action("status", goal_status="complete")
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_place(device, self.params["place"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["place"])
         yield from scroll_to(device, rid="phone_title")
         number = text_of(device, rid="phone_title") or ""
         yield from self._save(device, number)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its map pin or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Saves the number of another business of the same kind under the name."""
@@ -221,14 +239,25 @@ class CrossAppTextWalkTime(Task):
                                          "body": states(self._minutes(device), kind="number"),
                                          "type": SENT}))
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_place(device, self.params["place"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["place"])
         yield tap(device, rid="directions")
         yield tap(device, rid="mode_walk")
         walk = text_of(device, rid="route_time") or ""
         yield from send_to(device, self.params["name"],
                            f"It takes me {walk} to walk from home to {self.params['place']}")
         yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its map pin or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Texts the driving time instead (a different number)."""
@@ -358,10 +387,21 @@ class CrossAppEventAtPlace(Task):
         yield from create_event(device, self.params["title"], day, start, end, location=address)
         yield Action("status", goal_status="complete")
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_place(device, self.params["place"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_place,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["place"])
         address = text_of(device, rid="address_title") or ""
         yield from self._add(device, address)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the place from its map pin or a search of its category, not its name."""
+        yield from self._play(device, browse_to_place)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Uses the address of another business of the same kind."""

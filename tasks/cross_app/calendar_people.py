@@ -16,7 +16,13 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import elements, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import by_id, choice, open_event, upcoming
+from phoneworld_gym.tasks.calendar.common import (
+    by_id,
+    choice,
+    open_event,
+    open_event_by_day,
+    upcoming,
+)
 from phoneworld_gym.tasks.calendar.people import ATTENDEES, emailed_contacts, guests_by_event
 from phoneworld_gym.tasks.messages.common import SENT, send_to
 from phoneworld_gym.validators import added, same_phone, states
@@ -95,8 +101,8 @@ class CrossAppTextGuestsLocation(Task):
                                  {"address": same_phone(p["number2"]), "body": where,
                                   "type": SENT}))
 
-    def _text(self, device: Device, everyone: bool) -> Iterator[Action]:
-        yield from open_event(device, self.params["title"])
+    def _text(self, device: Device, everyone: bool, by_day: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if by_day else open_event)(device, self.params["title"])
         where = text_of(device, rid="event_location") or ""
         names = [e.text or "" for e in elements(device)
                  if (e.resource_id or "").endswith("/attendee_name")]
@@ -105,6 +111,13 @@ class CrossAppTextGuestsLocation(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._text(device, everyone=True)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._text(device, everyone=True, by_day=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

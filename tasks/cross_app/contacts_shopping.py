@@ -6,7 +6,7 @@ becomes a shipping address, an order's shipping address becomes a contact.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,13 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.contacts.common import new_name, open_contact, pick, to_list
+from phoneworld_gym.tasks.contacts.common import (
+    browse_to_contact,
+    new_name,
+    open_contact,
+    pick,
+    to_list,
+)
 from phoneworld_gym.tasks.cross_app.common import (
     ADDRESS_FIELDS,
     address_line,
@@ -88,8 +94,10 @@ class CrossAppShipToContact(Task):
             }]),
         )
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_contact(device, self.params["name"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_contact,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["name"])
         yield from scroll_to(device, rid="address_title")
         address = split_address(text_of(device, rid="address_title") or "")
         assert address is not None, "the contact shows no postal address"
@@ -105,6 +113,15 @@ class CrossAppShipToContact(Task):
         yield tap(device, rid="save_address")
         yield from self._place_standard(device)
         yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._play(device, browse_to_contact)
 
     def _buy_now(self, device: Device) -> Iterator[Action]:
         yield from open_product(device, self.params["product"])

@@ -26,6 +26,7 @@ from phoneworld_gym.tasks.calendar.common import (
     day_words,
     epoch_ms,
     open_event,
+    open_event_by_day,
     other_event,
     upcoming,
 )
@@ -86,13 +87,20 @@ class CrossAppTextEventLocation(Task):
         return self.expect(added("sms", {"address": same_phone(self.params["number"]),
                                          "body": states(where, others=others), "type": SENT}))
 
-    def _send(self, device: Device, title: str) -> Iterator[Action]:
-        yield from open_event(device, title)
+    def _send(self, device: Device, title: str, by_day: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if by_day else open_event)(device, title)
         where = text_of(device, rid="event_location") or ""
         yield from send_to(device, self.params["name"], where)
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._send(device, self.params["title"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._send(device, self.params["title"], by_day=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -6,7 +6,7 @@ The gift tasks start from a delivered order that setup ships to a contact with S
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,13 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import PhoneMatch
 from phoneworld_gym.oracle import OracleError, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.contacts.common import by_id, open_contact, other_contact, same_name
+from phoneworld_gym.tasks.contacts.common import (
+    browse_to_contact,
+    by_id,
+    open_contact,
+    other_contact,
+    same_name,
+)
 from phoneworld_gym.tasks.cross_app.common import (
     ADDRESS_FIELDS,
     contact_address,
@@ -74,12 +80,23 @@ class CrossAppFavoriteGiftRecipient(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(changed("contacts", self.params["contact_id"], starred=1))
 
-    def oracle(self, device: Device) -> Iterator[Action]:
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_contact,
+              ) -> Iterator[Action]:
         yield from read_recipient(device, self.params["order_id"])
         name = recipient_on_screen(device)
-        yield from open_contact(device, name)
+        yield from via(device, name)
         yield tap(device, desc="Add to favorites")
         yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipient by scrolling the list in Contacts instead of searching."""
+        yield from self._play(device, browse_to_contact)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Stars someone else with the same first name (or the next person listed)."""
@@ -129,11 +146,22 @@ class CrossAppGiftRecipientPhone(Task):
     def expected_answer(self, device: Device) -> Any:
         return by_id(self.before("contacts"))[self.params["contact_id"]]["number"]
 
-    def oracle(self, device: Device) -> Iterator[Action]:
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_contact,
+              ) -> Iterator[Action]:
         yield from read_recipient(device, self.params["order_id"])
         name = recipient_on_screen(device)
-        yield from open_contact(device, name)
+        yield from via(device, name)
         yield Action("answer", text=text_of(device, rid="phone_title") or "")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipient by scrolling the list in Contacts instead of searching."""
+        yield from self._play(device, browse_to_contact)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the number of someone else with the same first name."""
@@ -204,14 +232,25 @@ class CrossAppSaveContactAddress(Task):
             if a["is_default"]}
         return self.expect(expect("shopping/addresses", added=[new], changed=old_default))
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_contact(device, self.params["name"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_contact,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["name"])
         yield from scroll_to(device, rid="address_title")
         address = split_address(text_of(device, rid="address_title") or "")
         if address is None:
             raise OracleError("the contact shows no postal address")
         yield from self._fill_form(device, self.params["name"], address)
         yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._play(device, browse_to_contact)
 
     def _fill_form(self, device: Device, name: str, address: dict[str, str]) -> Iterator[Action]:
         yield from open_tab(device, "account")
