@@ -18,6 +18,7 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import TODAY, create_event, epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.food.common import (
+    browse_to_restaurant,
     checkout,
     choice,
     live_order,
@@ -74,8 +75,8 @@ class CrossAppFoodAddressToSms(Task):
             "address": same_phone(p["number"]), "type": SENT,
             "body": states((p["address"], street_of(p["address"])), others=others)}))
 
-    def _run(self, device: Device, restaurant: str) -> Iterator[Action]:
-        yield from open_restaurant(device, restaurant)
+    def _run(self, device: Device, restaurant: str, alt: bool = False) -> Iterator[Action]:
+        yield from (browse_to_restaurant if alt else open_restaurant)(device, restaurant)
         address = text_of(device, rid="restaurant_address")
         if not address:
             raise OracleError("the restaurant shows no address")
@@ -83,6 +84,13 @@ class CrossAppFoodAddressToSms(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, self.params["restaurant"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the restaurant from the home feed's list instead of searching."""
+        yield from self._run(device, self.params["restaurant"], alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

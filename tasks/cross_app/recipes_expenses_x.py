@@ -23,6 +23,7 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import open_mini
 from phoneworld_gym.tasks.expenses.common import TODAY, about, add_entry
 from phoneworld_gym.tasks.recipes.common import (
+    browse_to_recipe,
     by_id,
     choice,
     open_recipe,
@@ -80,11 +81,11 @@ class CrossAppRecipeToNote(Task):
         return self.expect(added("notes/notes", {"title": same_text(self.params["recipe"]),
                                                  "body": _lists(r, self.params["servings"])}))
 
-    def _share(self, device: Device, servings: int) -> Iterator[Action]:
+    def _share(self, device: Device, servings: int, alt: bool = False) -> Iterator[Action]:
         # Notes first, so that Back from the shared note returns to its list: the share
         # sheet starts the note editor as Notes' only screen when Notes has none open
         yield Action("open_app", app_name="Notes")
-        yield from open_recipe(device, self.params["recipe"])
+        yield from (browse_to_recipe if alt else open_recipe)(device, self.params["recipe"])
         yield from set_servings(device, servings)
         yield tap(device, desc="Share ingredients")
         yield tap(device, text="Notes", rid="sharesheet_target")
@@ -92,6 +93,13 @@ class CrossAppRecipeToNote(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._share(device, self.params["servings"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipe through its cuisine chip on Discover instead of searching."""
+        yield from self._share(device, self.params["servings"], alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

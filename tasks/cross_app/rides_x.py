@@ -25,7 +25,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms, open_event
-from phoneworld_gym.tasks.contacts.common import open_contact
+from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.tasks.rides.common import (
     NOW,
@@ -108,8 +108,8 @@ class CrossAppRideToContact(Task):
                                                  "dropoff_key": p["dropoff_key"],
                                                  "type": p["type"], "status": "active"}))
 
-    def _ride(self, device: Device, name: str) -> Iterator[Action]:
-        yield from open_contact(device, name)
+    def _ride(self, device: Device, name: str, alt: bool = False) -> Iterator[Action]:
+        yield from (browse_to_contact if alt else open_contact)(device, name)
         address = text_of(device, rid="address_title") or ""
         if not address:
             raise OracleError(f"{name} shows no address")
@@ -118,6 +118,13 @@ class CrossAppRideToContact(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._ride(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._ride(device, self.params["name"], alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -20,8 +20,14 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
 from phoneworld_gym.task import NoInstance, Task, register_task
-from phoneworld_gym.tasks.calendar.common import by_id, from_ms, open_event, upcoming
-from phoneworld_gym.tasks.contacts.common import open_contact
+from phoneworld_gym.tasks.calendar.common import (
+    by_id,
+    from_ms,
+    open_event,
+    open_event_by_day,
+    upcoming,
+)
+from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.tasks.todo.common import my_tasks, open_list, pick_due
 from phoneworld_gym.tasks.weather.common import TODAY, day_of, open_day, unit
@@ -81,8 +87,8 @@ class CrossAppTextHomeForecast(Task):
                                                         others=[self._value(device, "low")]),
                                          "type": SENT}))
 
-    def _text(self, device: Device, rid: str) -> Iterator[Action]:
-        yield from open_contact(device, self.params["name"])
+    def _text(self, device: Device, rid: str, alt: bool = False) -> Iterator[Action]:
+        yield from (browse_to_contact if alt else open_contact)(device, self.params["name"])
         city = _city_of(text_of(device, rid="address_title") or "")
         if not city:
             raise OracleError("the contact shows no address")
@@ -92,6 +98,13 @@ class CrossAppTextHomeForecast(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._text(device, "day_high")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._text(device, "day_high", alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -139,8 +152,8 @@ class CrossAppTodoForEvent(Task):
                                                 "list_id": self.params["list_id"],
                                                 "due": self._date().isoformat(), "done": 0}))
 
-    def _add(self, device: Device, shift: int) -> Iterator[Action]:
-        yield from open_event(device, self.params["event"])
+    def _add(self, device: Device, shift: int, alt: bool = False) -> Iterator[Action]:
+        yield from (open_event_by_day if alt else open_event)(device, self.params["event"])
         when = (text_of(device, rid="event_when") or "").split("\n")[0]
         try:
             day = dt.datetime.strptime(when, "%A, %B %d, %Y").date()
@@ -154,6 +167,13 @@ class CrossAppTodoForEvent(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._add(device, 0)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the event from its day in the Month view instead of the Schedule list."""
+        yield from self._add(device, 0, alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

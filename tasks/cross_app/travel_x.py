@@ -21,7 +21,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
-from phoneworld_gym.tasks.contacts.common import open_contact
+from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
@@ -246,9 +246,9 @@ class CrossAppStayNearContact(Task):
             "checkin": p["checkin"], "checkout": p["checkout"], "guests": 1,
             "status": "confirmed"}))
 
-    def _book(self, device: Device, guests: int) -> Iterator[Action]:
+    def _book(self, device: Device, guests: int, alt: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from open_contact(device, p["name"])
+        yield from (browse_to_contact if alt else open_contact)(device, p["name"])
         city = city_of(text_of(device, rid="address_title") or "")
         if not city:
             raise OracleError("the contact shows no address")
@@ -268,6 +268,13 @@ class CrossAppStayNearContact(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._book(device, 1)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._book(device, 1, alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
