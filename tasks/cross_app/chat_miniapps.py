@@ -402,17 +402,24 @@ class CrossAppNumberToChat(Task):
             "chat_id": p["chat_id"], "sender": "me", "type": "text",
             "body": states(p["number"], kind="phone")}))
 
-    def _run(self, device: Device, name: str) -> Iterator[Action]:
+    def _run(self, device: Device, name: str, browse: bool = False) -> Iterator[Action]:
         from phoneworld_gym.oracle import text_of
-        from phoneworld_gym.tasks.contacts.common import open_contact
+        from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 
-        yield from open_contact(device, name)
+        yield from (browse_to_contact if browse else open_contact)(device, name)
         number = text_of(device, rid="phone_title") or ""
         yield from open_chat(device, self.params["target"])
         yield from send_text(device, f"{name}: {number}")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._run(device, self.params["name"], browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -198,15 +198,23 @@ class CrossAppFoodChatRequest(Task):
                                   "status": "Preparing"}),
             added("food/order_items", order_line(p["dish_id"], p["size"], "", 1)))
 
-    def _run(self, device: Device, size: str | None) -> Iterator[Action]:
-        """Order what the chat's newest message asks for (in ``size`` when given)."""
+    def _run(self, device: Device, size: str | None, browse: bool = False) -> Iterator[Action]:
+        """Order what the chat's newest message asks for (in ``size`` when given; ``browse``
+        finds the dish on its restaurant's menu rather than by search)."""
         yield from open_chat(device, self.params["name"])
         _, asked, dish, restaurant = requested(last_text(device), " on Food?")
-        yield from order_dish(device, dish, restaurant, size or asked)
+        yield from order_dish(device, dish, restaurant, size or asked, browse=browse)
         yield from checkout(device, address="Home")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, None)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Pick the dish off its restaurant's menu (from the home feed), not a search."""
+        yield from self._run(device, None, browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

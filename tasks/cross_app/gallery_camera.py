@@ -8,7 +8,7 @@ attaching another photo, or the right one under another name, fails.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.camera.common import is_shot, open_camera, shoot
-from phoneworld_gym.tasks.contacts.common import open_contact
+from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.gallery.common import camera_photos, day_words, search, taken
 from phoneworld_gym.tasks.messages.common import send_to
 from phoneworld_gym.validators import added, expect, same_phone
@@ -325,13 +325,24 @@ class GalleryFavoriteContactCity(Task):
         yield tap(device, rid="photo")
         yield tap(device, rid="favorite")
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_contact(device, self.params["name"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_contact,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["name"])
         city = _city_of(text_of(device, rid="address_title") or "")
         if not city:
             raise OracleError(f"no address shown for {self.params['name']}")
         yield from self._heart(device, city)
         yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the contact by scrolling the list in Contacts instead of searching."""
+        yield from self._play(device, browse_to_contact)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Hearts the newest photo of another city (the owner's own, say)."""
