@@ -34,7 +34,13 @@ from phoneworld_gym.tasks.bank.common import (
 from phoneworld_gym.tasks.bank.edit import sent_checks
 from phoneworld_gym.tasks.calendar.common import epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
-from phoneworld_gym.tasks.messages.common import SENT, last_received, open_thread, send_to
+from phoneworld_gym.tasks.messages.common import (
+    SENT,
+    last_received,
+    open_thread,
+    send_to,
+    thread_from_contacts,
+)
 from phoneworld_gym.validators import added, same_phone, states
 
 _AMOUNT = re.compile(r"\$([\d,]+(?:\.\d{2})?)")
@@ -98,9 +104,9 @@ class CrossAppBankPayBackText(Task):
         return self.expect(*sent_checks(self, p["name"], float(p["amount"].replace(",", "")),
                                         "", CHECKING, p["number"]))
 
-    def _pay(self, device: Device, rounded: bool) -> Iterator[Action]:
+    def _pay(self, device: Device, rounded: bool, alt: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from open_thread(device, p["name"])
+        yield from (thread_from_contacts if alt else open_thread)(device, p["name"])
         amount = asked_amount(last_received(device))
         if rounded:
             amount = float(round(amount))
@@ -108,6 +114,13 @@ class CrossAppBankPayBackText(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._pay(device, False)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Read their request in the conversation reached from their Text button in Contacts."""
+        yield from self._pay(device, False, alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -38,6 +38,7 @@ from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
     open_thread,
+    thread_from_contacts,
     type_and_send,
 )
 from phoneworld_gym.tasks.todo.common import open_list
@@ -248,9 +249,9 @@ class LongHorizonBankSplitUtility(Task):
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
                           "body": states(ref)}))
 
-    def _run(self, device: Device, shift: int) -> Iterator[Action]:
+    def _run(self, device: Device, shift: int, alt: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from open_thread(device, p["name"])
+        yield from (thread_from_contacts if alt else open_thread)(device, p["name"])
         text = last_received(device)
         if p["bill"].lower() not in text:
             raise OracleError("the bill's text is not the newest")
@@ -261,11 +262,19 @@ class LongHorizonBankSplitUtility(Task):
         s = self._start() + dt.timedelta(days=shift)
         yield from create_event(device, f"{p['bill']} due", s.date(), s.time(),
                                 (s + dt.timedelta(minutes=30)).time())
-        yield from open_thread(device, p["name"])
+        yield from (thread_from_contacts if alt else open_thread)(device, p["name"])
         yield from type_and_send(device, f"Paid my half, reference {ref}")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, 0)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the conversation (to read the bill, then to reply) from their Text button in
+        Contacts."""
+        yield from self._run(device, 0, alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

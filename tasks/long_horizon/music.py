@@ -21,7 +21,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import TODAY, epoch_ms, open_event
+from phoneworld_gym.tasks.calendar.common import TODAY, epoch_ms, open_event, open_event_by_day
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.contacts.common import same_name
 from phoneworld_gym.tasks.cross_app.music_x import ARRIVED, quoted
@@ -201,9 +201,9 @@ class LongHorizonConcertWarmup(Task):
                           "body": states(dt.date.fromisoformat(p["date"]), kind="date"),
                           "type": SENT}))
 
-    def _run(self, device: Device, shift: int) -> Iterator[Action]:
+    def _run(self, device: Device, shift: int, alt: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from open_event(device, p["event"])
+        yield from (open_event_by_day if alt else open_event)(device, p["event"])
         title = text_of(device, rid="event_title") or ""
         artist = title.split(" live at ")[0]
         when = (text_of(device, rid="event_when") or "").split("\n")[0]
@@ -228,6 +228,13 @@ class LongHorizonConcertWarmup(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, 0)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the concert from its day in the Month view instead of the Schedule list."""
+        yield from self._run(device, 0, alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
