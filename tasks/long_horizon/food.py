@@ -133,9 +133,9 @@ class LongHorizonFoodGroupLunch(Task):
                                     "body": states(new["eta_text"] if new else "00:00",
                                                    kind="time")}]))
 
-    def _run(self, device: Device, fewer: int) -> Iterator[Action]:
+    def _run(self, device: Device, fewer: int, browse: bool = False) -> Iterator[Action]:
         """The whole errand, the dish and head count read off the group chat (``fewer``
-        dishes than people)."""
+        dishes than people; ``browse`` picks the dish off its restaurant's menu)."""
         yield from open_chat(device, FRIENDS)
         text = last_text(device)
         m = re.search(r"We'll be (\w+) of us", text)
@@ -143,7 +143,7 @@ class LongHorizonFoodGroupLunch(Task):
             raise OracleError("the lunch request is not the newest message")
         each, size, dish, restaurant = requested(text, " on Food?")
         qty = each * COUNT_WORDS[m.group(1)] - fewer
-        yield from order_dish(device, dish, restaurant, size, (), qty)
+        yield from order_dish(device, dish, restaurant, size, (), qty, browse)
         yield from checkout(device, address="Home")
         eta = _eta_of(device)
         yield from create_event(device, "Lunch delivery", eta.date(), eta.time(),
@@ -154,6 +154,13 @@ class LongHorizonFoodGroupLunch(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, 0)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Pick the dish off its restaurant's menu (from the home feed), not a search."""
+        yield from self._run(device, 0, browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -221,11 +228,11 @@ class LongHorizonFoodTeamLunch(Task):
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
                           "body": states(new["eta_text"] if new else "00:00", kind="time")}))
 
-    def _run(self, device: Device, address: str) -> Iterator[Action]:
+    def _run(self, device: Device, address: str, browse: bool = False) -> Iterator[Action]:
         p = self.params
         yield from open_thread(device, p["name"])
         qty, size, dish, restaurant = requested(last_received(device), " to the office?")
-        yield from order_dish(device, dish, restaurant, size, (), qty)
+        yield from order_dish(device, dish, restaurant, size, (), qty, browse)
         yield from checkout(device, address=address)
         eta = _eta_of(device)
         yield from add_alarm(device, eta.hour, eta.minute)
@@ -237,6 +244,13 @@ class LongHorizonFoodTeamLunch(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, "Work")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Pick the dish off its restaurant's menu (from the home feed), not a search."""
+        yield from self._run(device, "Work", browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -34,6 +34,7 @@ from phoneworld_gym.tasks.messages.common import (
     type_and_send,
 )
 from phoneworld_gym.tasks.recipes.common import (
+    browse_to_recipe,
     by_id,
     choice,
     list_rows,
@@ -135,16 +136,18 @@ class LongHorizonPotluck(Task):
             added("sms", {"address": same_phone(p["number"]), "type": SENT,
                           "body": same_text("Count me in")}))
 
-    def _run(self, device: Device, servings: int | None) -> Iterator[Action]:
+    def _run(self, device: Device, servings: int | None,
+             browse: bool = False) -> Iterator[Action]:
         """The whole errand, with the dish, guests, day and hour read off the invitation
-        (``servings`` overrides the number of guests)."""
+        (``servings`` overrides the number of guests; ``browse`` finds the recipe by its
+        cuisine chip)."""
         p = self.params
         yield from open_thread(device, p["name"])
         m = _POTLUCK.search(last_received(device))
         if m is None:
             raise OracleError("the invitation is not the newest text")
         day, hour, recipe, guests = m.group(1), m.group(2), m.group(3), int(m.group(4))
-        yield from open_recipe(device, recipe)
+        yield from (browse_to_recipe if browse else open_recipe)(device, recipe)
         yield tap(device, desc="Save to favourites")
         yield from set_servings(device, guests if servings is None else servings)
         yield from scroll_to(device, rid="add_to_list")
@@ -157,6 +160,13 @@ class LongHorizonPotluck(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, None)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the recipe through its cuisine chip on Discover instead of searching."""
+        yield from self._run(device, None, browse=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
