@@ -42,6 +42,7 @@ from phoneworld_gym.tasks.messages.common import (
     open_thread,
     send_to,
     texters,
+    thread_from_contacts,
 )
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
@@ -311,13 +312,24 @@ class CrossAppBookmarkTextedLink(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("browser/bookmarks", {"url": self.params["url"]}))
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_thread(device, self.params["name"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_thread,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["name"])
         text = last_received(device)
         m = re.search(r"https?://\S+", text)
         yield from open_url(device, m.group(0) if m else "")
         yield from bookmark_here(device)
         yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Read the text in the conversation reached from the person's Text button in Contacts."""
+        yield from self._play(device, thread_from_contacts)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Bookmarks another recipe of the site."""

@@ -36,6 +36,7 @@ from phoneworld_gym.tasks.messages.common import (
     open_thread,
     send_to,
     texters,
+    thread_from_contacts,
 )
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
@@ -174,9 +175,9 @@ class CrossAppEventFromText(Task):
             "dtstart": epoch_ms(s), "dtend": epoch_ms(s + dt.timedelta(hours=2)),
             "eventLocation": self.params["place"]}))
 
-    def _add(self, device: Device, late: bool) -> Iterator[Action]:
+    def _add(self, device: Device, late: bool, alt: bool = False) -> Iterator[Action]:
         p = self.params
-        yield from open_thread(device, p["name"])
+        yield from (thread_from_contacts if alt else open_thread)(device, p["name"])
         if p["place"] not in last_received(device):
             raise RuntimeError("the invitation is not the newest message")
         s = self._start() + dt.timedelta(hours=1 if late else 0)
@@ -185,6 +186,13 @@ class CrossAppEventFromText(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._add(device, False)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Read the invitation in the conversation reached from their Text button in Contacts."""
+        yield from self._add(device, False, alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from phoneworld_gym.tasks.messages.common import (
     last_received,
     open_thread,
     texters,
+    thread_from_contacts,
 )
 from phoneworld_gym.tasks.music.common import (
     add_to_playlist,
@@ -161,13 +162,24 @@ class CrossAppTextedSongToQueue(Task):
         yield from song_menu(device, title)
         yield tap(device, text="Add to queue", rid="sheet_item_title")
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_thread(device, self.params["name"])
+    def _play(self, device: Device,
+              via: Callable[[Device, str], Iterator[Action]] = open_thread,
+              ) -> Iterator[Action]:
+        yield from via(device, self.params["name"])
         title = quoted(last_received(device))
         if not title:
             raise OracleError("the newest text names no song")
         yield from self._queue(device, title)
         yield Action("status", goal_status="complete")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._play(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Read the text in the conversation reached from the person's Text button in Contacts."""
+        yield from self._play(device, thread_from_contacts)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Queues another song by the same artist (or any other song)."""
