@@ -154,9 +154,11 @@ def journal_figures(device: Device,
     raise OracleError(f"read {len(seen)} of {want} journal rows")
 
 
-def open_activity(device: Device, r: Row) -> Iterator[Action]:
-    """From anywhere: the journal on the activity's week and type, then its page."""
-    yield from to_journal(device, back=weeks_back(start(r).date()), kind=str(r["type"]))
+def open_activity(device: Device, r: Row, filtered: bool = True) -> Iterator[Action]:
+    """From anywhere: the journal on the activity's week and type (every type, unfiltered,
+    on the second path), then its page."""
+    yield from to_journal(device, back=weeks_back(start(r).date()),
+                          kind=str(r["type"]) if filtered else "all")
     desc = f"{title(r).capitalize()}, {short_day(start(r).date())}"
     yield from scroll_to(device, desc=desc, rid="activity_row")
     yield tap(device, desc=desc, rid="activity_row")

@@ -247,14 +247,21 @@ class FitnessDeleteActivity(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(removed("fitness/activities", self.params["id"]))
 
-    def _delete(self, device: Device, aid: int) -> Iterator[Action]:
+    def _delete(self, device: Device, aid: int, filtered: bool = True) -> Iterator[Action]:
         row = next(r for r in activities(device.probe) if r["_id"] == aid)
-        yield from open_activity(device, row)
+        yield from open_activity(device, row, filtered)
         yield tap(device, desc="Delete activity")
         yield tap(device, text="Delete", rid="button2")
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._delete(device, self.params["id"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the activity in the week's whole journal, without the type filter."""
+        yield from self._delete(device, self.params["id"], filtered=False)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

@@ -151,12 +151,21 @@ class FitnessActivityCalories(Task):
     def expected_answer(self, device: Device) -> Any:
         return int(self._row()["calories"])
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_activity(device, self._row())
+    def _read(self, device: Device, filtered: bool = True) -> Iterator[Action]:
+        yield from open_activity(device, self._row(), filtered)
         shown = text_of(device, rid="stat_calories")
         if not shown:
             raise OracleError("no calories on the activity's page")
         yield Action("answer", text=shown)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the activity in the week's whole journal, without the type filter."""
+        yield from self._read(device, filtered=False)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """The calories of the activity before it."""
