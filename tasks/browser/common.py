@@ -44,22 +44,27 @@ def to_tab(device: Device) -> Iterator[Action]:
         yield Action("navigate_back")
 
 
-def open_url(device: Device, url: str) -> Iterator[Action]:
-    """Chrome, then ``url`` typed into the address bar."""
+def open_url(device: Device, url: str, home: bool = False) -> Iterator[Action]:
+    """Chrome, then ``url`` typed into the address bar (or, with ``home``, the second path,
+    into the search box of the page the Home button opens)."""
     yield from to_tab(device)
-    yield type_into(device, url, rid="url_bar")
+    if home:
+        yield tap(device, rid="home_button")
+        yield type_into(device, url, rid="search_box")
+    else:
+        yield type_into(device, url, rid="url_bar")
 
 
-def open_recipe(device: Device, dish: str) -> Iterator[Action]:
+def open_recipe(device: Device, dish: str, home: bool = False) -> Iterator[Action]:
     """Fork & Spoon's recipe list, then the dish."""
-    yield from open_url(device, "forkandspoon.com")
+    yield from open_url(device, "forkandspoon.com", home)
     yield from scroll_to(device, text=dish, rid="recipe_title")
     yield tap(device, text=dish, rid="recipe_title")
 
 
-def open_story(device: Device, headline: str) -> Iterator[Action]:
+def open_story(device: Device, headline: str, home: bool = False) -> Iterator[Action]:
     """The City Post's front page, then the story."""
-    yield from open_url(device, "citypost.com")
+    yield from open_url(device, "citypost.com", home)
     rid = "top_story" if find(device, text=headline, rid="top_story") is not None \
         else "headline"
     yield from scroll_to(device, text=headline, rid=rid)

@@ -59,6 +59,13 @@ class BrowserTopHeadline(Task):
         yield from open_url(device, "citypost.com")
         yield Action("answer", text=text_of(device, rid="top_story") or "")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Go to the site from the Home page's search box instead of the address bar."""
+        yield from open_url(device, "citypost.com", home=True)
+        yield Action("answer", text=text_of(device, rid="top_story") or "")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the second story's headline."""
         stories = sorted(of_kind(device.probe, "story"), key=lambda r: r["rank"])
@@ -100,11 +107,20 @@ class BrowserClosingTime(Task):
         minutes = int(self._row(device)[f"close_{self.params['day'].lower()}"])
         return dt.time(minutes // 60 % 24, minutes % 60)
 
-    def oracle(self, device: Device) -> Iterator[Action]:
+    def _read(self, device: Device, home: bool = False) -> Iterator[Action]:
         rid = f"hours_{self.params['day'].lower()}"
-        yield from open_url(device, BUSINESSES[self.params["place"]])
+        yield from open_url(device, BUSINESSES[self.params["place"]], home)
         yield from scroll_to(device, rid=rid)
         yield Action("answer", text=closing_text(text_of(device, rid=rid) or ""))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Go to the site from the Home page's search box instead of the address bar."""
+        yield from self._read(device, home=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the opening time."""
@@ -149,13 +165,22 @@ class BrowserRecipeCount(Task):
         row = next(r for r in of_kind(device.probe, "recipe") if r["dish"] == self.params["dish"])
         return row["counts"][self.params["ingredient"]]
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_recipe(device, self.params["dish"])
+    def _read(self, device: Device, home: bool = False) -> Iterator[Action]:
+        yield from open_recipe(device, self.params["dish"], home)
         line = f" {self.params['ingredient']}"
         yield from scroll_to(device, text=line, rid="ingredient", contains=True)
         text = next(e.text for e in elements(device) if (e.resource_id or "")
                     .endswith("/ingredient") and (e.text or "").endswith(line))
         yield Action("answer", text=(text or "").lstrip("• "))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Go to the site from the Home page's search box instead of the address bar."""
+        yield from self._read(device, home=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Answers with the number of servings (the other number on the page) or, when that
@@ -197,14 +222,22 @@ class BrowserBookmarkPage(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("browser/bookmarks", {"url": self.params["url"]}))
 
-    def _open(self, device: Device, title: str) -> Iterator[Action]:
+    def _open(self, device: Device, title: str, home: bool = False) -> Iterator[Action]:
         if "forkandspoon.com" in self.params["url"]:
-            yield from open_recipe(device, title)
+            yield from open_recipe(device, title, home)
         else:
-            yield from open_story(device, title)
+            yield from open_story(device, title, home)
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._open(device, self.params["title"])
+        yield from bookmark_here(device)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Go to the site from the Home page's search box instead of the address bar."""
+        yield from self._open(device, self.params["title"], home=True)
         yield from bookmark_here(device)
         yield Action("status", goal_status="complete")
 
@@ -307,8 +340,8 @@ class BrowserNewsletterSignup(Task):
             "email": same_text(self.params["email"]),
             "frequency": self.params["frequency"].capitalize()}))
 
-    def _fill(self, device: Device, frequency: str) -> Iterator[Action]:
-        yield from open_url(device, "citypost.com")
+    def _fill(self, device: Device, frequency: str, home: bool = False) -> Iterator[Action]:
+        yield from open_url(device, "citypost.com", home)
         yield tap(device, text="Newsletter", rid="site_nav")
         yield type_into(device, self.params["name"], rid="field_name")
         yield type_into(device, self.params["email"], rid="field_email")
@@ -318,6 +351,12 @@ class BrowserNewsletterSignup(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._fill(device, self.params["frequency"])
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Go to the site from the Home page's search box instead of the address bar."""
+        yield from self._fill(device, self.params["frequency"], home=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Signs up with the other frequency."""
