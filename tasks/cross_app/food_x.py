@@ -22,12 +22,12 @@ from phoneworld_gym.tasks.food.common import (
     checkout,
     choice,
     live_order,
+    open_live_order,
     open_restaurant,
     order_dish,
     order_line,
     pick_line,
     requested,
-    to_home,
 )
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.validators import added, same_phone, same_text, states
@@ -130,9 +130,8 @@ class CrossAppFoodEtaToCalendar(Task):
             "title": same_text("Food delivery"), "dtstart": epoch_ms(eta),
             "dtend": epoch_ms(eta + dt.timedelta(minutes=15))}))
 
-    def _run(self, device: Device, shift: int) -> Iterator[Action]:
-        yield from to_home(device)
-        yield tap(device, rid="live_order")
+    def _run(self, device: Device, shift: int, alt: bool = False) -> Iterator[Action]:
+        yield from open_live_order(device, from_shade=alt)
         shown = text_of(device, rid="eta") or ""
         try:
             t = dt.datetime.combine(TODAY, dt.datetime.strptime(shown, "%I:%M %p").time())
@@ -144,6 +143,13 @@ class CrossAppFoodEtaToCalendar(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, 0)
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the order from its delivery notification in the shade, not Food's Home."""
+        yield from self._run(device, 0, alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -258,11 +264,10 @@ class CrossAppFoodShareEta(Task):
             "chat_id": self.params["chat_id"], "sender": "me",
             "body": states(eta, kind="time")}))
 
-    def _run(self, device: Device, name: str) -> Iterator[Action]:
+    def _run(self, device: Device, name: str, alt: bool = False) -> Iterator[Action]:
         from phoneworld_gym.oracle import scroll_to
 
-        yield from to_home(device)
-        yield tap(device, rid="live_order")
+        yield from open_live_order(device, from_shade=alt)
         yield tap(device, rid="share_order")
         yield tap(device, desc="Chat")
         yield from scroll_to(device, text=name, rid="target_chat_title")
@@ -271,6 +276,13 @@ class CrossAppFoodShareEta(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._run(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the order from its delivery notification in the shade, not Food's Home."""
+        yield from self._run(device, self.params["name"], alt=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

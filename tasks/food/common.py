@@ -123,6 +123,18 @@ def to_home(device: Device) -> Iterator[Action]:
     raise OracleError("the Food home feed never showed")
 
 
+def open_live_order(device: Device, from_shade: bool = False) -> Iterator[Action]:
+    """The order on its way: Home's tracking card, or (``from_shade``, the second path) the
+    delivery notification in the shade pulled down from the status bar."""
+    if from_shade:
+        yield Action("swipe", x=540, y=10, direction="down")
+        yield from scroll_to(device, text="Your order is on the way", rid="title")
+        yield tap(device, text="Your order is on the way", rid="title")
+    else:
+        yield from to_home(device)
+        yield tap(device, rid="live_order")
+
+
 def search(device: Device, query: str) -> Iterator[Action]:
     """From anywhere: Food's search with ``query`` typed."""
     yield from to_home(device)

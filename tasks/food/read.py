@@ -20,6 +20,7 @@ from phoneworld_gym.tasks.food.common import (
     dish_price,
     find_dish,
     live_order,
+    open_live_order,
     option_index,
     orderable,
     price_of,
@@ -51,13 +52,21 @@ class FoodOrderEta(Task):
     def expected_answer(self, device: Device) -> Any:
         return dt.datetime.fromisoformat(live_order(self.before("food/orders"))["eta"]).time()
 
-    def oracle(self, device: Device) -> Iterator[Action]:
-        yield from to_home(device)
-        yield tap(device, rid="live_order")
+    def _read(self, device: Device, from_shade: bool = False) -> Iterator[Action]:
+        yield from open_live_order(device, from_shade)
         eta = text_of(device, rid="eta")
         if not eta:
             raise OracleError("the order shows no arrival time")
         yield Action("answer", text=eta)
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._read(device)
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the order from its delivery notification in the shade, not Food's Home."""
+        yield from self._read(device, from_shade=True)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Ten minutes off (the restaurant's shortest time instead of its longest)."""
