@@ -49,13 +49,14 @@ def setting_is(key: str, value: str) -> Check:
 
 
 # -- UI paths ----------------------------------------------------------------------------------
-def open_camera(device: Device) -> Iterator[Action]:
-    """Open the Camera on its viewfinder, allowing the camera while using the app when the
-    permission dialog asks."""
+def open_camera(device: Device, once: bool = False) -> Iterator[Action]:
+    """Open the Camera on its viewfinder, allowing the camera while using the app (or, with
+    ``once``, the second path, only this time) when the permission dialog asks."""
     yield Action("open_app", app_name="Camera")
+    grant = "Only this time" if once else "While using the app"
     for _ in range(4):
-        if find(device, text="While using the app") is not None:
-            yield tap(device, text="While using the app")
+        if find(device, text=grant) is not None:
+            yield tap(device, text=grant)
             continue
         if find(device, rid="shutter_button") is not None \
                 or find(device, rid="permission_text") is not None:

@@ -57,6 +57,14 @@ class CameraTakePhoto(Task):
         yield from shoot(device)
         yield Action("status", goal_status="complete")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Allow the camera only this time in the permission dialog (not while using it)."""
+        yield from open_camera(device, once=True)
+        yield from shoot(device)
+        yield Action("status", goal_status="complete")
+
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Presses the shutter twice."""
         yield from open_camera(device)
@@ -92,6 +100,14 @@ class CameraTakePhotos(Task):
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_camera(device)
+        yield from shoot(device, int(self.params["n"]))
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Allow the camera only this time in the permission dialog (not while using it)."""
+        yield from open_camera(device, once=True)
         yield from shoot(device, int(self.params["n"]))
         yield Action("status", goal_status="complete")
 
