@@ -87,14 +87,21 @@ class TravelBook(Task):
             "checkout": p["checkout"], "guests": p["guests"], "status": "confirmed",
             "guest_name": same_text(p["guest_name"])}))
 
-    def _book(self, device: Device, checkout: str) -> Iterator[Action]:
+    def _book(self, device: Device, checkout: str, by_city: bool = False) -> Iterator[Action]:
         p = self.params
         yield from find_hotel(device, p["city"], p["hotel"], p["checkin"], checkout,
-                              p["guests"])
+                              p["guests"], by_city)
         yield from book_room(device, p["room"])
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._book(device, self.params["checkout"])
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the town, not the hotel's name, and open the hotel from the results."""
+        yield from self._book(device, self.params["checkout"], by_city=True)
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:

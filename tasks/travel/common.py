@@ -173,9 +173,13 @@ def open_hotel(device: Device, name: str) -> Iterator[Action]:
 
 
 def find_hotel(device: Device, city: str, hotel: str, checkin: str, checkout: str,
-               guests: int) -> Iterator[Action]:
+               guests: int, by_city: bool = False) -> Iterator[Action]:
     """From anywhere: search the property by name for the stay and open it (it is listed
-    first)."""
+    first); ``by_city`` (the second path) searches the town and scrolls the results to it."""
+    if by_city:
+        yield from search(device, city, checkin, checkout, guests)
+        yield from open_hotel(device, hotel)
+        return
     yield from search(device, city, checkin, checkout, guests, hotel=hotel)
     yield tap(device, desc=hotel, rid="hotel_card")
 

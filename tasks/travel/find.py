@@ -216,6 +216,16 @@ class TravelBookSoldOut(Task):
         yield from scroll_to(device, desc=p["room"], rid="room_card")
         yield Action("status", goal_status="infeasible")
 
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Search the town, not the hotel's name, and open the hotel from the results."""
+        p = self.params
+        yield from find_hotel(device, p["city"], p["hotel"], p["checkin"], p["checkout"], 1,
+                              by_city=True)
+        yield from scroll_to(device, desc=p["room"], rid="room_card")
+        yield Action("status", goal_status="infeasible")
+
 
 @register_task
 class TravelUnservedCity(Task):
