@@ -129,10 +129,23 @@ class EmailWhenLast(Task):
         d = day_of(received_from(self.before(MAIL), self.params["email"])[0]["date"])
         yield Action("answer", text=(d - dt.timedelta(days=1)).isoformat())
 
+#: (sender, name, subject) of mail that arrives unread at setup (EmailCountUnread)
+NEWSLETTERS: tuple[tuple[str, str, str], ...] = (
+    ("news@citypaper.example", "City Paper", "This week in the city"),
+    ("deals@shopping.example", "Shopping", "Your weekend deals"),
+    ("hello@fitclub.example", "Fit Club", "New classes this month"),
+    ("updates@bankapp.example", "Bank", "Your statement is ready"),
+    ("team@recipes.example", "Recipes", "Five quick dinners"),
+    ("info@library.example", "City Library", "Holds ready for pickup"))
+
 
 @register_task
 class EmailCountUnread(Task):
-    """Count the unread messages in the inbox (the drawer shows the count next to Inbox)."""
+    """Count the unread messages in the inbox (the drawer shows the count next to Inbox).
+    Zero to four more (a drawn number) arrive unread at setup: the seeded inboxes alone made
+    one count right on over a quarter of the seeds.
+
+    Fewer goals: the template has no params to fill; the count varies with the seed."""
 
     id = "EmailCountUnread"
     apps = ("email",)
@@ -151,6 +164,20 @@ class EmailCountUnread(Task):
                  "Tell me the number of inbox emails still marked unread, without opening any "
                  "of them."),
     }
+
+    params_schema = {"arrivals": list}
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        n = int(rng.integers(0, 5))
+        return {"arrivals": [list(NEWSLETTERS[int(i)]) for i in
+                             rng.choice(len(NEWSLETTERS), size=n, replace=False)]}
+
+    def setup(self, device: Device) -> None:
+        for k, (sender, name, subject) in enumerate(self.params["arrivals"]):
+            device.fixture("email", "receive", sender=sender, sender_name=name,
+                           subject=subject, body=f"{subject}. Read more in the app.",
+                           minutes_ago=3 + 7 * k)
 
     def expected_answer(self, device: Device) -> Any:
         return sum(1 for r in self.before(MAIL) if r["folder"] == "inbox" and not r["read"])

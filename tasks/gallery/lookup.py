@@ -38,7 +38,8 @@ def _count_in(device: Device, files: list[dict[str, Any]], city: str) -> int:
 
 @register_task
 class GalleryCountPlace(Task):
-    """Count the photos taken in a city (its search results).
+    """Count the photos taken in a city (its search results). The count is drawn first
+    (among the cities' counts), then a city with it, so no count a guess names wins often.
 
     Fewer goals: the life's cities are sixteen, and a seed's photos come from up to four of
     them."""
@@ -61,10 +62,15 @@ class GalleryCountPlace(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         media = {str(r["_id"]): str(r["place"]) for r in probe.query("gallery/media")}
-        cities = sorted({media[str(r["_id"])].split(",")[0] for r in camera_photos(probe)
-                         if media.get(str(r["_id"]))})
-        if not cities:
+        counts: dict[str, int] = {}
+        for r in camera_photos(probe):
+            if media.get(str(r["_id"])):
+                city = media[str(r["_id"])].split(",")[0]
+                counts[city] = counts.get(city, 0) + 1
+        if not counts:
             raise RuntimeError("no photo has a place")
+        n = sorted(set(counts.values()))[int(rng.integers(len(set(counts.values()))))]
+        cities = sorted(c for c, k in counts.items() if k == n)
         return {"city": cities[int(rng.integers(len(cities)))]}
 
     def expected_answer(self, device: Device) -> Any:
