@@ -44,11 +44,16 @@ def main() -> None:
     for i, tid in enumerate(ids):
         results[tid] = template_blind(tid, range(args.seeds), vocab)
         r = results[tid]
-        policy, rate = r.blind_max()
-        flag = "  <-- over 1/3" if rate > TEMPLATE_LIMIT else ""
-        print(f"[{i + 1}/{len(ids)}] {tid:34s} {r.kind:10s} {policy:36.36s} {rate:6.1%}{flag}",
-              flush=True)
+        print(f"[{i + 1}/{len(ids)}] {tid:34s} {r.kind:10s} answer {r.answer!r:.30} "
+              f"{r.answer_rate:6.1%}  infeasible {r.infeasible_rate:6.1%}  "
+              f"complete {r.complete_rate:6.1%}", flush=True)
+    # tell-tale words once every feasible goal is known
     results = with_telltales(results)
+    print()
+    for tid, r in results.items():
+        policy, rate = r.blind_max()
+        if rate > TEMPLATE_LIMIT:
+            print(f"{tid:34s} {r.kind:10s} {policy:36.36s} {rate:6.1%}  <-- over 1/3")
     cats = {}
     if not args.tasks:
         for env_id, task_ids in category_envs().items():
@@ -56,7 +61,7 @@ def main() -> None:
         print()
         for c in cats.values():
             policy, rate = c.constant_max()
-            flag = "  <-- over 10%" if max(rate, c.reader) > CATEGORY_LIMIT else ""
+            flag = "  <-- reader over 10%" if c.reader > CATEGORY_LIMIT else ""
             print(f"{c.env_id:32s} reader {c.reader:6.1%}  constant {policy:24.24s} "
                   f"{rate:6.1%}{flag}")
     over = [t for t, r in results.items() if r.blind_max()[1] > TEMPLATE_LIMIT]

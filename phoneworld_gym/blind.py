@@ -304,6 +304,9 @@ def blind_markdown(results: dict[str, TemplateBlind], categories: dict[str, Cate
              f"(a tell-tale). Limits: {_pct(TEMPLATE_LIMIT)} per template, "
              f"{_pct(CATEGORY_LIMIT)} per category for the goal-reading policy (tell-tale -> "
              "infeasible, question -> the template's best constant answer, else complete). "
+             "The best constant policy per env id is shown beside it: always `status "
+             "infeasible` wins the env id's share of infeasible tasks, which is over 10% "
+             "wherever more than one task in ten is infeasible. "
              f"{over} of {len(results)} templates are over the limit.", "",
              "| env id | goal-reading policy | best constant policy | its win rate |",
              "|---|---:|---|---:|"]
