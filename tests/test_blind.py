@@ -36,12 +36,13 @@ OTHER_SEEDS = range(2)
 #: removed here, or when a new one appears. The infeasible ones: their wordings hold a word
 #: no feasible goal uses (a feasible twin with that word, as RidesBookOnlyType and
 #: FoodOrderNow are, is the fix). BrowserRecipeCount and SettingsTimeoutQuery: one answer is
-#: right on 6 of these 15 seeds, on 32 and 19 of 100 (the sweep), so under the limit there.
+#: right on 6 of these 15 seeds, on 32 and 19 of 100 (the sweep), so under the limit there;
+#: FitnessSyncWatch and SplitUnevenInfeasible: over 100 seeds feasible goals fill in their
+#: words ("Double", a Food size), on the two seeds played here they do not.
 KNOWN_OVER: frozenset[str] = frozenset({
     "BikeReserveInfeasible", "BillsPartialInfeasible", "CameraSlowMotion",
-    "CoffeeSyrupInfeasible", "EmailUnsend", "ExpensesRecurring", "FilesMoveToSdCard",
-    "FitnessSyncWatch", "GalleryApplyFilter", "MapsFerryDirections", "MusicDownloadPlaylist",
-    "SplitUnevenInfeasible",
+    "CoffeeSyrupInfeasible", "EmailUnsend", "FilesMoveToSdCard", "FitnessSyncWatch",
+    "GalleryApplyFilter", "MusicDownloadPlaylist", "SplitUnevenInfeasible",
     "BrowserRecipeCount", "SettingsTimeoutQuery",
 })
 #: category env ids whose goal-reading policy is still over 10% on the CI sample (the
