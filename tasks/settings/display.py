@@ -71,8 +71,17 @@ class SettingsBrightness(Task):
         yield from self._set(device, self.params["percent"])
         yield Action("status", goal_status="complete")
 
-    def _set(self, device: Device, percent: int) -> Iterator[Action]:
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Slide all the way up first, then back down to the level (the end state counts)."""
+        yield from self._set(device, self.params["percent"], overshoot=True)
+        yield Action("status", goal_status="complete")
+
+    def _set(self, device: Device, percent: int, overshoot: bool = False) -> Iterator[Action]:
         yield from open_page(device, "Display")
+        if overshoot:  # all the way up first, then back down to the level
+            yield from set_slider(device, "Brightness level", 100, 0, 100)
         yield from set_slider(device, "Brightness level", percent, 0, 100)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
@@ -126,9 +135,19 @@ class SettingsVolume(Task):
         yield from self._set(device, self.params["level"])
         yield Action("status", goal_status="complete")
 
-    def _set(self, device: Device, level: int) -> Iterator[Action]:
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Slide all the way up first, then back down to the level (the end state counts)."""
+        yield from self._set(device, self.params["level"], overshoot=True)
+        yield Action("status", goal_status="complete")
+
+    def _set(self, device: Device, level: int, overshoot: bool = False) -> Iterator[Action]:
         yield from open_page(device, "Sound & vibration")
-        yield from set_slider(device, VOLUMES[self.params["stream"]][1], level, 0, VOLUME_MAX)
+        slider = VOLUMES[self.params["stream"]][1]
+        if overshoot:  # all the way up first, then back down to the level
+            yield from set_slider(device, slider, VOLUME_MAX, 0, VOLUME_MAX)
+        yield from set_slider(device, slider, level, 0, VOLUME_MAX)
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """One step off."""
