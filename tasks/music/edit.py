@@ -12,7 +12,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
-from phoneworld_gym.oracle import scroll_to, tap, type_into
+from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.music.common import (
     NEW_PLAYLISTS,
@@ -25,6 +25,7 @@ from phoneworld_gym.tasks.music.common import (
     search,
     song_menu,
     songs,
+    to_tab,
     tracks_of,
     unused_name,
 )
@@ -498,6 +499,17 @@ class MusicLikePlaying(Task):
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from now_playing(device)
         yield tap(device, desc="Add to Liked Songs", rid="like")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Read the playing song off the mini player, then like it from its search result's
+        sheet instead of the Now Playing heart."""
+        yield from to_tab(device, "Home")
+        title = text_of(device, rid="mini_title") or ""
+        yield from song_menu(device, title)
+        yield tap(device, text="Add to Liked Songs", rid="sheet_item_title")
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
