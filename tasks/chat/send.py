@@ -90,6 +90,7 @@ class ChatSendLocation(Task):
     may_change = ("chat/messages", "chat/chats")
     params_schema = {"group": str, "chat_id": int, "place": str}
     template = "Send the location of {place} to the {group} group in Chat."
+    constraints = ("location",)
     paraphrases = {
         "train": ("Share {place} as a location in my {group} chat.",
                   "In the {group} group on Chat, drop a location pin for {place}."),

@@ -287,6 +287,7 @@ class CrossAppNoteTomorrowEvents(Task):
     params_schema = {"title": str, "first": str, "second": str, "hour": int}
     template = 'Make a note titled "{title}" listing all my events tomorrow, separated by ' \
                'commas.'
+    constraints = ("comma",)
     paraphrases = {
         "train": ('Write the names of tomorrow\'s calendar events into a new note "{title}", '
                   'comma separated.',
