@@ -14,7 +14,6 @@ from phoneworld_gym.oracle import text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import chats, choice, in_chat, last_text, open_chat, to_list
 
-
 #: what the messages that arrive at setup (ChatCountUnread) say
 ARRIVALS = ("Are you free later?", "Call me when you can", "Running 10 min late",
             "Did you see this?", "Thanks again!", "See you soon")
