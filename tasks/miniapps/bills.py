@@ -1,9 +1,11 @@
 """Pay Bills (bill-payment mini-program in Chat) tasks: pay a bill, pay one and share the
 receipt into a chat, pay the largest due bill (read off the list), the amount of a bill
-(information retrieval), and paying part of a bill (infeasible: bills are paid in full)."""
+(information retrieval), paying part of a bill (infeasible: bills are paid in full) and its
+feasible twin, a sum to spare that covers the bill."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -213,6 +215,34 @@ class BillsPartialInfeasible(Task):
         """Pays it in full and claims success."""
         yield from pay(device, self.params["kind"].title(), self.params["biller"])
         yield Action("status", goal_status="complete")
+
+
+@register_task
+class BillsPayToward(BillsPay):
+    """The feasible twin of :class:`BillsPartialInfeasible`: its vocabulary ("spare",
+    "toward", "partial payment") for a sum that covers the bill, so the bill is paid in full.
+    Without a twin those were words no feasible goal used, and ``status infeasible`` on sight
+    of them won the infeasible task blind."""
+
+    id = "BillsPayToward"
+    difficulty = "medium"
+    params_schema = {"kind": str, "biller": str, "id": int, "amount": int}
+    template = ("I can spare ${amount} toward my {kind} bill from {biller}. That covers it, so "
+                "pay it in full in Pay Bills, not as a partial payment.")
+    constraints = ("in full",)
+    paraphrases = {
+        "train": ("Put the ${amount} I can spare toward the {biller} {kind} bill: it is enough, "
+                  "so skip the partial payment and pay it in full in Chat's Pay Bills.",),
+        "test": ("I have ${amount} to spare this week, more than the {kind} bill ({biller}) "
+                 "comes to. Rather than a partial payment toward it, pay it in full in the "
+                 "bill mini program.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        p = bill_params(rng, probe)
+        owed = next(float(r["amount"]) for r in due(probe) if r["_id"] == p["id"])
+        return {**p, "amount": math.ceil(owed) + int(rng.integers(0, 25))}
 
 
 def _due_on_screen(device: Device) -> list[tuple[float, str, str]]:
