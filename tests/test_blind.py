@@ -40,15 +40,13 @@ OTHER_SEEDS = range(2)
 #: FitnessSyncWatch and SplitUnevenInfeasible: over 100 seeds feasible goals fill in their
 #: words ("Double", a Food size), on the two seeds played here they do not.
 KNOWN_OVER: frozenset[str] = frozenset({
-    "BikeReserveInfeasible", "CameraSlowMotion",
-    "CoffeeSyrupInfeasible", "EmailUnsend", "FilesMoveToSdCard", "FitnessSyncWatch",
-    "GalleryApplyFilter", "MusicDownloadPlaylist", "SplitUnevenInfeasible",
+    "BikeReserveInfeasible", "CameraSlowMotion", "EmailUnsend", "FilesMoveToSdCard",
+    "FitnessSyncWatch", "GalleryApplyFilter", "MusicDownloadPlaylist", "SplitUnevenInfeasible",
     "BrowserRecipeCount", "SettingsTimeoutQuery",
 })
 #: category env ids whose goal-reading policy is still over 10% on the CI sample (the
 #: templates above are why)
-KNOWN_CATEGORY_OVER: frozenset[str] = frozenset({"PhoneWorld/InfoRetrieval-v0",
-                                                 "PhoneWorld/MiniApp-v0"})
+KNOWN_CATEGORY_OVER: frozenset[str] = frozenset({"PhoneWorld/InfoRetrieval-v0"})
 
 
 @pytest.fixture(scope="module")
@@ -108,10 +106,12 @@ def test_telltale_words_are_words_no_feasible_goal_uses(sample):
         assert not set(r.telltale) & vocab and 0.0 <= r.telltale_share <= 1.0
         assert (r.telltale_share > 0) == bool(r.telltale), tid
         assert (r.telltale, r.telltale_share) == telltale_words(tid, vocab)
-    # a wording's own word that no feasible goal holds is one ("syrup" until a twin has it);
-    # one a feasible goal fills in is not ("Ferry Terminal", a drop-off of Rides)
-    words, share = telltale_words("CoffeeSyrupInfeasible", vocab)
-    assert "syrup" in words and share == 1.0
+    # a wording's own word that no feasible goal holds is one ("unsend" until a twin has it;
+    # "syrup" was one until CoffeeSyrup); one a feasible goal fills in is not ("Ferry
+    # Terminal", a drop-off of Rides)
+    words, share = telltale_words("EmailUnsend", vocab)
+    assert "unsend" in words and share == 1.0
+    assert not telltale_words("CoffeeSyrupInfeasible", vocab)[0]
     assert "ferry" in vocab and "ferry" not in telltale_words("MapsFerryDirections", vocab)[0]
 
 

@@ -1,11 +1,11 @@
 """Bean There (coffee mini-program in Chat) tasks: order a drink, order and share the order
-number into a chat, read the last order's number (information retrieval), and a syrup the
-menu does not offer (infeasible)."""
+number into a chat, read the last order's number (information retrieval), a syrup on a
+drink that takes none (infeasible) and its feasible twin, a syrup on a drink that takes one."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -28,8 +28,9 @@ MILKS = ("Whole milk", "Oat milk", "Almond milk", "No milk")
 LABEL = "Bean There"
 
 
-def order_drink(device: Device, drink: str, size: str, milk: str) -> Iterator[Action]:
-    """From anywhere: Bean There, the drink, its size and milk, checkout and pay."""
+def order_drink(device: Device, drink: str, size: str, milk: str,
+                syrup: str = "No syrup") -> Iterator[Action]:
+    """From anywhere: Bean There, the drink, its size, milk and syrup, checkout and pay."""
     yield from open_mini(device, LABEL)
     yield from scroll_to(device, text=drink, rid="drink_title")
     yield tap(device, text=drink, rid="drink_title")
@@ -37,6 +38,8 @@ def order_drink(device: Device, drink: str, size: str, milk: str) -> Iterator[Ac
         yield tap(device, desc=size, rid="size_option")
     if milk != "Whole milk":
         yield tap(device, desc=milk, rid="milk_option")
+    if syrup != "No syrup":
+        yield tap(device, desc=syrup, rid="syrup_option")
     yield tap(device, text="Checkout")
     yield tap(device, rid="pay")
     yield tap(device, text="Pay", rid="button2")
@@ -182,14 +185,15 @@ class CoffeeLastOrderNumber(Task):
 
 @register_task
 class CoffeeSyrupInfeasible(Task):
-    """Infeasible by design: Bean There has no syrups (only size and milk), so a drink with
-    a syrup cannot be ordered; the right move is to look and say so."""
+    """Infeasible by design: the drink is one of those Bean There offers no syrup on (its
+    page has size and milk only), so it cannot be ordered with one; the right move is to
+    look and say so. :class:`CoffeeSyrup` is its feasible twin."""
 
     id = "CoffeeSyrupInfeasible"
     apps = ("chat", "coffee")
     category = "mini-app"
     difficulty = "medium"
-    tags = ("infeasible",)
+    tags: ClassVar[tuple[str, ...]] = ("infeasible",)
     feasible = False
     optimal_steps = 5
     params_schema = {"drink": str, "syrup": str}
@@ -199,9 +203,13 @@ class CoffeeSyrupInfeasible(Task):
         "test": ("Could you order a {syrup}-syrup {drink} from the coffee mini program?",),
     }
 
+    #: whether the drink asked for takes a syrup (the twin's)
+    takes_syrup = False
+
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"drink": str(choice(rng, probe.query("coffee/menu"))["name"]),
+        menu = [d for d in probe.query("coffee/menu") if bool(d["syrups"]) == cls.takes_syrup]
+        return {"drink": str(choice(rng, menu)["name"]),
                 "syrup": ("caramel", "vanilla", "hazelnut")[int(rng.integers(3))]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
@@ -216,6 +224,41 @@ class CoffeeSyrupInfeasible(Task):
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Orders the plain drink and claims success."""
         yield from order_drink(device, self.params["drink"], "Medium", "Whole milk")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class CoffeeSyrup(CoffeeSyrupInfeasible):
+    """The feasible twin of :class:`CoffeeSyrupInfeasible`: its very wordings, for a drink
+    that takes a syrup, so exactly one order of it with that syrup (Medium, whole milk) is
+    added. Without a twin "syrup" was a word no feasible goal used, and ``status
+    infeasible`` on sight of it won the infeasible task blind; which one it is shows only in
+    the app (whether the drink's page has syrups)."""
+
+    id = "CoffeeSyrup"
+    tags = ("form", "payment")
+    feasible = True
+    takes_syrup = True
+    optimal_steps = 8
+    may_change = ("coffee/orders",)
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(added("coffee/orders", {"drink": p["drink"],
+                                                   "syrup": p["syrup"].title(),
+                                                   "status": "Preparing"}))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        p = self.params
+        yield from order_drink(device, p["drink"], "Medium", "Whole milk", p["syrup"].title())
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Another of the three syrups."""
+        p = self.params
+        syrups = ["Caramel", "Vanilla", "Hazelnut"]
+        other = syrups[(syrups.index(p["syrup"].title()) + 1) % 3]
+        yield from order_drink(device, p["drink"], "Medium", "Whole milk", other)
         yield Action("status", goal_status="complete")
 
 

@@ -33,9 +33,10 @@ class CoffeeApp(App):
     main_screen = "menu"
     screens = {"menu": screens.menu, "drink": screens.drink, "checkout": screens.checkout,
                "order": screens.order, "orders": screens.orders}
-    #: an order starts as a Medium with whole milk; its number, price, status and time are
-    #: the shop's
-    new_rows = {"coffee/orders": new_row({"drink": GIVEN, "size": "Medium", "milk": "Whole milk"},
+    #: an order starts as a Medium with whole milk and no syrup; its number, price, status
+    #: and time are the shop's
+    new_rows = {"coffee/orders": new_row({"drink": GIVEN, "size": "Medium", "milk": "Whole milk",
+                                          "syrup": "No syrup"},
                                          free="_id number price status date")}
     providers = {"coffee/orders": store.order_rows, "coffee/menu": store.menu_rows}
     static_tables = frozenset({"coffee/menu"})

@@ -1,4 +1,5 @@
-"""Coffee screens: the menu, a drink with its size and milk, checkout with payment, the order
+"""Coffee screens: the menu, a drink with its size, milk and syrup (on the drinks that take
+one), checkout with payment, the order
 (with its number and "Share to chat"), and past orders."""
 
 from __future__ import annotations
@@ -61,13 +62,20 @@ def _chips(ctx: Ctx, key: str, options: tuple[tuple[str, float], ...], chosen: s
 
 
 def drink(ctx: Ctx) -> View:
-    """One drink: size and milk chips (Medium, Whole milk to start), the price, Checkout."""
+    """One drink: size and milk chips (Medium, Whole milk to start), syrup chips (No syrup to
+    start) when the drink takes one, the price, Checkout."""
     d = cf.drink(ctx.store, int(ctx.args["drink"]))
     size = ctx.state.get("size", "Medium")
     milk = ctx.state.get("milk", "Whole milk")
-    total = cf.price(ctx.store, d["id"], size, milk)
+    syrup = ctx.state.get("syrup", "No syrup") if d["syrups"] else "No syrup"
+    total = cf.price(ctx.store, d["id"], size, milk, syrup)
+    syrups: list[View] = [
+        Text("Syrup", size=16, weight="medium", color=ctx.theme.on_surface),
+        _chips(ctx, "syrup", cf.SYRUPS, syrup)] if d["syrups"] else []
     body = Column([
-        Row([Icon("mug_hot", size=72, box=dp(140), color=ctx.theme.primary, in_dump=False)],
+        # a shorter picture where the syrups need the room
+        Row([Icon("mug_hot", size=72, box=dp(72 if d["syrups"] else 140),
+                  color=ctx.theme.primary, in_dump=False)],
             bg=ctx.theme.primary_container, in_dump=False),
         Column([Text(d["name"], size=24, weight="medium", color=ctx.theme.on_surface,
                      rid="drink_name"),
@@ -76,10 +84,12 @@ def drink(ctx: Ctx) -> View:
         _chips(ctx, "size", cf.SIZES, size),
         Text("Milk", size=16, weight="medium", color=ctx.theme.on_surface),
         _chips(ctx, "milk", cf.MILKS, milk),
+        *syrups,
     ], gap=dp(12), padding=(w.MARGIN, dp(8), w.MARGIN, dp(8)), flex=1)
     bottom = Row([Text(f"${total:.2f}", size=22, weight="bold", color=ctx.theme.primary,
                        flex=1, rid="total"),
-                  w.button("Checkout", ctx.go("checkout", drink=d["id"], size=size, milk=milk),
+                  w.button("Checkout", ctx.go("checkout", drink=d["id"], size=size, milk=milk,
+                                            syrup=syrup),
                            rid="checkout", theme=ctx.theme, width=dp(160))],
                  padding=(w.MARGIN, dp(12), w.MARGIN, dp(12)), bg=WHITE)
     return Column([header(ctx, d["name"]), body, bottom], bg=CREAM)
@@ -89,8 +99,10 @@ def checkout(ctx: Ctx) -> Page:
     """The order summary, the pickup shop and the total; Pay asks to confirm."""
     a = ctx.args
     d = cf.drink(ctx.store, int(a["drink"]))
-    total = cf.price(ctx.store, d["id"], a["size"], a["milk"])
+    syrup = a.get("syrup", "No syrup")
+    total = cf.price(ctx.store, d["id"], a["size"], a["milk"], syrup)
     lines = [("Drink", d["name"]), ("Size", a["size"]), ("Milk", a["milk"]),
+             *([("Syrup", syrup)] if syrup != "No syrup" else []),
              ("Pickup", ctx.store["shop"]), ("Pay with", "Chat Pay")]
     rows: list[View] = [Row([Text(k, size=15, color=ctx.theme.on_surface_variant,
                                   width=dp(96)),
@@ -110,7 +122,7 @@ def checkout(ctx: Ctx) -> Page:
                   gap=dp(12), bg=CREAM)
 
     def pay() -> None:
-        o = cf.place(ctx.store, d["id"], a["size"], a["milk"], ctx.now)
+        o = cf.place(ctx.store, d["id"], a["size"], a["milk"], ctx.now, syrup=syrup)
         ctx.close_dialog()
         ctx.replace("order", order=o["id"])
 
@@ -137,6 +149,8 @@ def order(ctx: Ctx) -> View:
         w.card([Text(f"{o['size']} {o['drink']}", size=18, weight="medium",
                      color=ctx.theme.on_surface, rid="order_drink"),
                 Text(o["milk"], size=15, color=ctx.theme.on_surface_variant, rid="order_milk"),
+                *([Text(f"{o['syrup']} syrup", size=15, color=ctx.theme.on_surface_variant,
+                        rid="order_syrup")] if o["syrup"] != "No syrup" else []),
                 Text(f"${o['price']:.2f}", size=15, color=ctx.theme.on_surface,
                      rid="order_price"),
                 Text(ctx.store["shop"], size=14, color=ctx.theme.on_surface_variant)],
@@ -154,7 +168,9 @@ def orders(ctx: Ctx) -> View:
     rows: list[View] = []
     for o in sorted(ctx.store["orders"], key=lambda o: -o["id"]):
         rows.append(w.list_item(f"{o['number']} · {o['size']} {o['drink']}",
-                                subtitle=f"{o['milk']} · ${o['price']:.2f} · {o['status']}",
+                                subtitle=f"{o['milk']}"
+                                + (f", {o['syrup']} syrup" if o["syrup"] != "No syrup" else "")
+                                + f" · ${o['price']:.2f} · {o['status']}",
                                 rid="past_order", theme=ctx.theme,
                                 on_click=_open(ctx, o["id"])))
     if not rows:

@@ -1,8 +1,9 @@
 """Coffee data: the menu (static per episode), the pickup shop, and the orders.
 
-An order is ``{"id", "number", "drink", "size", "milk", "price", "status", "date"}``; the
-``number`` ("A-417") is what the counter calls out. Tasks read the orders as
-``coffee/orders`` and the menu as ``coffee/menu``.
+An order is ``{"id", "number", "drink", "size", "milk", "syrup", "price", "status",
+"date"}``; the ``number`` ("A-417") is what the counter calls out. Some drinks of the menu
+take a syrup (``syrups`` true: which ones varies with the seed), the others none. Tasks read
+the orders as ``coffee/orders`` and the menu as ``coffee/menu``.
 """
 
 from __future__ import annotations
@@ -28,16 +29,19 @@ DRINKS: tuple[tuple[str, float, str], ...] = (
 SIZES: tuple[tuple[str, float], ...] = (("Small", -0.50), ("Medium", 0.0), ("Large", 0.70))
 MILKS: tuple[tuple[str, float], ...] = (("Whole milk", 0.0), ("Oat milk", 0.60),
                                         ("Almond milk", 0.60), ("No milk", 0.0))
+#: the syrups a drink with ``syrups`` offers ("No syrup" the default)
+SYRUPS: tuple[tuple[str, float], ...] = (("No syrup", 0.0), ("Caramel", 0.50),
+                                         ("Vanilla", 0.50), ("Hazelnut", 0.50))
 SHOPS: tuple[str, ...] = ("Market Square", "Station Road", "Riverside", "Old Town")
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """The menu's prices (a seeded few cents on the base), the nearest shop, one or two past
-    orders and the next order number."""
+    orders, the next order number and the three to five drinks that take a syrup."""
     city = life.owner.home.city if life.owner.home else life.work.city
     menu: list[dict[str, Any]] = [
         {"id": i + 1, "name": n, "price": round(p + 0.05 * int(rng.integers(0, 4)), 2),
-         "about": about} for i, (n, p, about) in enumerate(DRINKS)]
+         "about": about, "syrups": False} for i, (n, p, about) in enumerate(DRINKS)]
     shop = f"Bean There {SHOPS[int(rng.integers(len(SHOPS)))]}, {city}"
     store: dict[str, Any] = {"menu": menu, "shop": shop, "orders": [], "next_id": 1,
                              "next_number": int(rng.integers(100, 800))}
@@ -48,6 +52,8 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
         place(store, d["id"], SIZES[int(rng.integers(3))][0], MILKS[int(rng.integers(4))][0],
               when.isoformat(),
               status="Picked up")
+    for i in rng.choice(len(menu), size=int(rng.integers(3, 6)), replace=False):
+        menu[int(i)]["syrups"] = True
     return store
 
 
@@ -58,22 +64,28 @@ def drink(store: dict[str, Any], drink_id: int) -> dict[str, Any]:
     return d
 
 
-def price(store: dict[str, Any], drink_id: int, size: str, milk: str) -> float:
-    """The price of a drink in a size with a milk (``ValueError`` naming a bad option)."""
-    sizes, milks = dict(SIZES), dict(MILKS)
+def price(store: dict[str, Any], drink_id: int, size: str, milk: str,
+          syrup: str = "No syrup") -> float:
+    """The price of a drink in a size with a milk and a syrup (``ValueError`` naming a bad
+    option, or a syrup on a drink that takes none)."""
+    sizes, milks, syrups = dict(SIZES), dict(MILKS), dict(SYRUPS)
     if size not in sizes:
         raise ValueError(f"size must be one of {sorted(sizes)}, got {size!r}")
     if milk not in milks:
         raise ValueError(f"milk must be one of {sorted(milks)}, got {milk!r}")
-    return round(drink(store, drink_id)["price"] + sizes[size] + milks[milk], 2)
+    d = drink(store, drink_id)
+    if syrup not in syrups or (syrup != "No syrup" and not d["syrups"]):
+        raise ValueError(f"no syrup {syrup!r} for {d['name']}")
+    return round(d["price"] + sizes[size] + milks[milk] + syrups[syrup], 2)
 
 
 def place(store: dict[str, Any], drink_id: int, size: str, milk: str, when: str,
-          status: str = "Preparing") -> dict[str, Any]:
+          status: str = "Preparing", syrup: str = "No syrup") -> dict[str, Any]:
     """Pay for one drink: a new order with the next number."""
     order = {"id": store["next_id"], "number": f"A-{store['next_number']}",
              "drink": drink(store, drink_id)["name"], "size": size, "milk": milk,
-             "price": price(store, drink_id, size, milk), "status": status, "date": when}
+             "syrup": syrup, "price": price(store, drink_id, size, milk, syrup),
+             "status": status, "date": when}
     store["orders"].append(order)
     store["next_id"] += 1
     store["next_number"] += 1
@@ -85,16 +97,19 @@ def order(store: dict[str, Any], order_id: int) -> dict[str, Any] | None:
 
 
 def summary(o: dict[str, Any], shop: str) -> str:
-    """What "Share to chat" sends: "Order A-417: Large Latte, Oat milk ($5.80), pickup at ..."."""
-    return (f"Order {o['number']}: {o['size']} {o['drink']}, {o['milk']} (${o['price']:.2f}), "
-            f"pickup at {shop}")
+    """What "Share to chat" sends: "Order A-417: Large Latte, Oat milk ($5.80), pickup at ..."
+    (", Vanilla syrup" after the milk when it has one)."""
+    syrup = f", {o['syrup']} syrup" if o["syrup"] != "No syrup" else ""
+    return (f"Order {o['number']}: {o['size']} {o['drink']}, {o['milk']}{syrup} "
+            f"(${o['price']:.2f}), pickup at {shop}")
 
 
 def order_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"_id": o["id"], **{k: o[k] for k in ("number", "drink", "size", "milk", "price",
-                                                   "status", "date")}}
+    return [{"_id": o["id"], **{k: o[k] for k in ("number", "drink", "size", "milk", "syrup",
+                                                   "price", "status", "date")}}
             for o in store["orders"]]
 
 
 def menu_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"_id": d["id"], "name": d["name"], "price": d["price"]} for d in store["menu"]]
+    return [{"_id": d["id"], "name": d["name"], "price": d["price"], "syrups": d["syrups"]}
+            for d in store["menu"]]
