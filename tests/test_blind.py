@@ -34,14 +34,15 @@ OTHER_SEEDS = range(2)
 #: templates still over the limit on the CI sample, not fixed yet (docs/TASKS.md, "Blind
 #: guessing", has their figures over 100 seeds); the test fails when one is fixed and not
 #: removed here, or when a new one appears. The infeasible ones: their wordings hold a word
-#: no feasible goal uses (a feasible twin with that word, as RidesBookOnlyType and
-#: FoodOrderNow are, is the fix). BrowserRecipeCount and SettingsTimeoutQuery: one answer is
-#: right on 6 of these 15 seeds, on 32 and 19 of 100 (the sweep), so under the limit there;
+#: no feasible goal uses (a feasible twin with that word, as RidesBookOnlyType,
+#: FoodOrderNow, BillsPayToward, CoffeeSyrup and BikeRideEbike are, is the fix).
+#: BrowserRecipeCount and SettingsTimeoutQuery: one answer is right on 6 of these 15
+#: seeds, on 32 and 19 of 100 (the sweep), so under the limit there;
 #: FitnessSyncWatch and SplitUnevenInfeasible: over 100 seeds feasible goals fill in their
 #: words ("Double", a Food size), on the two seeds played here they do not.
 KNOWN_OVER: frozenset[str] = frozenset({
-    "BikeReserveInfeasible", "CameraSlowMotion", "EmailUnsend", "FilesMoveToSdCard",
-    "FitnessSyncWatch", "GalleryApplyFilter", "MusicDownloadPlaylist", "SplitUnevenInfeasible",
+    "CameraSlowMotion", "EmailUnsend", "FilesMoveToSdCard", "FitnessSyncWatch",
+    "GalleryApplyFilter", "MusicDownloadPlaylist", "SplitUnevenInfeasible",
     "BrowserRecipeCount", "SettingsTimeoutQuery",
 })
 #: category env ids whose goal-reading policy is still over 10% on the CI sample (the

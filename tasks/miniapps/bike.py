@@ -1,6 +1,6 @@
 """CityBike (bike-rental mini-program in Chat) tasks: ride from one station to another,
-ride and share the receipt, count the bikes at a station (information retrieval), and
-reserve an e-bike (infeasible: no reservations, no e-bikes)."""
+ride and share the receipt, count the bikes at a station (information retrieval), ride an
+e-bike, and reserve an e-bike (infeasible: no reservations, and no e-bike at that station)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
-from phoneworld_gym.oracle import elements, scroll_to, tap
+from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import (
     ShareResultTask,
@@ -45,12 +45,17 @@ def ride(device: Device, start: str, end: str) -> Iterator[Action]:
     yield tap(device, text=end, rid="dock_station_title")
 
 
-def docked(before: list[Row], start: int, end: int) -> dict[int, dict[str, int]]:
+def docked(before: list[Row], start: int, end: int,
+           ebike: bool | None = None) -> dict[int, dict[str, Any]]:
     """The expected ``bike/stations`` changes: one bike fewer at ``start``, one more at
-    ``end``."""
+    ``end``; the bike an e-bike (``ebike`` true), a classic one (false) or either (None)."""
     by = {r["_id"]: r for r in before}
-    return {start: {"bikes": by[start]["bikes"] - 1, "free_docks": by[start]["free_docks"] + 1},
-            end: {"bikes": by[end]["bikes"] + 1, "free_docks": by[end]["free_docks"] - 1}}
+    e0, e1 = by[start]["ebikes"], by[end]["ebikes"]
+    took = (0, 1) if ebike is None else (int(ebike),)
+    return {start: {"bikes": by[start]["bikes"] - 1, "free_docks": by[start]["free_docks"] + 1,
+                    "ebikes": lambda v: e0 - v in took},
+            end: {"bikes": by[end]["bikes"] + 1, "free_docks": by[end]["free_docks"] - 1,
+                  "ebikes": lambda v: v - e1 in took}}
 
 
 @register_task
@@ -197,8 +202,8 @@ class BikeCountAtStation(Task):
 
 @register_task
 class BikeReserveInfeasible(Task):
-    """Infeasible by design: CityBike rents classic bikes on the spot; it has no e-bikes and
-    no reservations."""
+    """Infeasible by design: CityBike rents bikes on the spot, it takes no reservations, and
+    the station has no e-bike. :class:`BikeRideEbike` is its feasible twin."""
 
     id = "BikeReserveInfeasible"
     apps = ("chat", "bike")
@@ -216,7 +221,8 @@ class BikeReserveInfeasible(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"station": str(choice(rng, probe.query("bike/stations"))["name"]),
+        none = [s for s in probe.query("bike/stations") if not s["ebikes"]]
+        return {"station": str(choice(rng, none)["name"]),
                 "time": ("7 AM", "8 AM", "9 AM", "5 PM", "6 PM")[int(rng.integers(5))]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
@@ -238,10 +244,85 @@ class BikeReserveInfeasible(Task):
         yield Action("status", goal_status="complete")
 
 
+def unlock_ebike(device: Device) -> Iterator[Action]:
+    """On a station's page: Unlock its e-bike (read off the list)."""
+    bike = next((e.text for e in elements(device)
+                 if (e.resource_id or "").endswith("/bike_title")
+                 and (e.text or "").startswith("E-")), None)
+    if bike is None:
+        raise OracleError("no e-bike at this station")
+    yield tap(device, desc=f"Unlock {bike}", rid="unlock")
+
+
+@register_task
+class BikeRideEbike(Task):
+    """The feasible twin of :class:`BikeReserveInfeasible`: its word "e-bike" for a ride on
+    one now, from a station that has one. One finished ride on an e-bike between the two
+    stations is added, and the e-bike moves from one station to the other. Without a twin
+    "e-bike" was a word no feasible goal used, and ``status infeasible`` on sight of it won
+    the infeasible task blind; which stations have e-bikes shows only in the app."""
+
+    id = "BikeRideEbike"
+    apps = ("chat", "bike")
+    category = "mini-app"
+    difficulty = "medium"
+    tags = ("dialog",)
+    optimal_steps = 8
+    may_change = ("bike/rides", "bike/stations")
+    params_schema = {"start": str, "start_id": int, "end": str, "end_id": int}
+    template = "Ride a CityBike e-bike from {start} to {end}: unlock it now and dock it at {end}."
+    paraphrases = {
+        "train": ("In Chat's CityBike, take an electric bike at {start} and end the ride at "
+                  "{end}.",),
+        "test": ("I'd like an e-bike, not a classic one: pick one up at {start} with CityBike "
+                 "and return it at {end}.",),
+    }
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        stations = probe.query("bike/stations")
+        start = choice(rng, [s for s in stations if s["ebikes"] > 0])
+        end = choice(rng, [s for s in stations
+                           if s["free_docks"] > 0 and s["_id"] != start["_id"]])
+        return {"start": start["name"], "start_id": int(start["_id"]), "end": end["name"],
+                "end_id": int(end["_id"])}
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        return self.expect(
+            added("bike/rides", {"start": p["start"], "end": p["end"], "status": "done",
+                                 "bike": lambda v: str(v).startswith("E-")}),
+            expect("bike/stations", changed=docked(self.before("bike/stations"),
+                                                    p["start_id"], p["end_id"], ebike=True)))
+
+    def _ride(self, device: Device, ebike: bool) -> Iterator[Action]:
+        p = self.params
+        yield from open_mini(device, LABEL)
+        yield from scroll_to(device, text=p["start"], rid="station_title")
+        yield tap(device, text=p["start"], rid="station_title")
+        if ebike:
+            yield from unlock_ebike(device)
+        else:
+            yield tap(device, text="Unlock", rid="unlock")
+        yield tap(device, text="End ride", rid="end_ride")
+        yield from scroll_to(device, text=p["end"], rid="dock_station_title")
+        yield tap(device, text=p["end"], rid="dock_station_title")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._ride(device, True)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """A classic bike (the first in the list) over the same route."""
+        yield from self._ride(device, False)
+        yield Action("status", goal_status="complete")
+
+
 @register_task
 class BikeRoundTrip(Task):
     """Ride from one station to another and back: two finished rides are added (there and
-    back); each station ends with as many bikes as it started with."""
+    back); each station ends with as many bikes as it started with (an e-bike one way and a
+    classic bike the other may swap the two stations' e-bikes)."""
 
     id = "BikeRoundTrip"
     apps = ("chat", "bike")
@@ -267,11 +348,16 @@ class BikeRoundTrip(Task):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        return self.expect(
-            expect("bike/rides", added=[
-                {"start": p["start"], "end": p["end"], "status": "done"},
-                {"start": p["end"], "end": p["start"], "status": "done"}]),
-            expect("bike/stations"))
+        rides = expect("bike/rides", added=[
+            {"start": p["start"], "end": p["end"], "status": "done"},
+            {"start": p["end"], "end": p["start"], "status": "done"}])
+        # the bikes may be swapped: an e-bike there and a classic one back, or the other way
+        e = {r["_id"]: r["ebikes"] for r in self.before("bike/stations")}
+        a, b = p["start_id"], p["end_id"]
+        swaps = [{a: {"ebikes": e[a] + d}, b: {"ebikes": e[b] - d}} for d in (-1, 1)
+                 if e[a] + d >= 0 and e[b] - d >= 0]
+        return max(self.expect(rides, expect("bike/stations", changed=c))
+                   for c in [None, *swaps])
 
     def oracle(self, device: Device) -> Iterator[Action]:
         p = self.params

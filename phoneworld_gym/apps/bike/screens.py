@@ -1,6 +1,6 @@
-"""Bike screens: the stations with bikes and free docks (and the ride in progress), a
-station's bikes with Unlock, the ride with "End ride" at a station, the receipt with "Share to
-chat", and past rides."""
+"""Bike screens: the stations with bikes, e-bikes and free docks (and the ride in progress),
+a station's bikes (classic or e-bike) with Unlock, the ride with "End ride" at a station, the
+receipt with "Share to chat", and past rides."""
 
 from __future__ import annotations
 
@@ -42,8 +42,10 @@ def stations(ctx: Ctx) -> View:
     for s in ctx.store["stations"]:
         n = len(s["bikes"])
         free = s["docks"] - n
+        e = sum(bk.electric(b) for b in s["bikes"])
         rows.append(w.list_item(
-            s["name"], subtitle=f"{n} bikes · {free} free docks", rid="station",
+            s["name"], subtitle=f"{n} bikes{f' ({e} e-bike)' if e else ''} · {free} free docks",
+            rid="station",
             theme=ctx.theme, leading=Icon("bicycle", size=20, box=44, color=WHITE,
                                           bg=ctx.theme.primary if n else ctx.theme.outline,
                                           radius=dp(22)),
@@ -75,12 +77,15 @@ def station(ctx: Ctx) -> View:
                          color=ctx.theme.error, rid="ride_warning",
                          padding=(w.MARGIN, 0, w.MARGIN, dp(8))))
     for b in s["bikes"]:
-        rows.append(w.list_item(b, subtitle="Classic bike · battery n/a", rid="bike",
-                                theme=ctx.theme,
-                                leading=Icon("bicycle", size=20, color=ctx.theme.primary),
-                                trailing=w.button("Unlock", None if riding else unlock(b),
-                                                  enabled=not riding, rid="unlock",
-                                                  theme=ctx.theme)))
+        button = w.button("Unlock", None if riding else unlock(b), enabled=not riding,
+                          rid="unlock", theme=ctx.theme)
+        button.desc = f"Unlock {b}"
+        kind = f"E-bike · battery {bk.battery(b)}%" if bk.electric(b) else \
+            "Classic bike · battery n/a"
+        rows.append(w.list_item(b, subtitle=kind, rid="bike", theme=ctx.theme,
+                                leading=Icon("bolt" if bk.electric(b) else "bicycle", size=20,
+                                             color=ctx.theme.primary),
+                                trailing=button))
     if not s["bikes"]:
         rows.append(Text("No bikes here right now", size=16, align="center", rid="empty_text",
                          color=ctx.theme.on_surface_variant, padding=(0, dp(32), 0, 0)))

@@ -1,10 +1,12 @@
 """Bike data: docking stations with bikes, and rides.
 
-A station is ``{"id", "name", "bikes": [bike ids], "docks"}``; a ride is ``{"id", "bike",
-"start", "end", "minutes", "fare", "status"}`` with ``status`` "active" (riding, ``end`` "")
-or "done". The clock is frozen, so a ride's time is the map's riding time between the two
-stations (:func:`minutes_between`); the fare is an unlock fee plus a price per minute. Tasks
-read ``bike/stations`` and ``bike/rides``.
+A station is ``{"id", "name", "bikes": [bike ids], "docks"}``; an e-bike's id starts "E-"
+(two or three stations start with one, last in their list), a classic bike's "B-"; a ride
+is ``{"id", "bike", "start", "end", "minutes", "fare", "status"}`` with ``status``
+"active" (riding, ``end`` "") or "done". The clock is frozen, so a ride's time is the
+map's riding time between the two stations (:func:`minutes_between`); the fare is an unlock
+fee plus a price per minute. Tasks read ``bike/stations`` (with the count of ``ebikes``) and
+``bike/rides``.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ MINUTES_PER_KM = 4
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """Seven stations with 0-6 bikes each (at least four with bikes) and one or two past
-    rides."""
-    stations = []
+    """Seven stations with 0-6 bikes each (at least four with bikes), one or two past rides,
+    and an e-bike among the bikes of two or three stations that have two or more."""
+    stations: list[dict[str, Any]] = []
     serial = int(rng.integers(1000, 8000))
     for i, name in enumerate(NAMES):
         n = int(rng.integers(0, 7)) if i % 2 else int(rng.integers(2, 7))
@@ -42,7 +44,21 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                                "start": NAMES[a - 1], "end": NAMES[b - 1], "minutes": mins,
                                "fare": fare(mins), "status": "done"})
         store["next_id"] += 1
+    roomy = [s for s in stations if len(s["bikes"]) >= 2]
+    for i in rng.choice(len(roomy), size=min(len(roomy), int(rng.integers(2, 4))),
+                        replace=False):
+        bikes = roomy[int(i)]["bikes"]
+        bikes[-1] = "E-" + bikes[-1][2:]
     return store
+
+
+def electric(bike: str) -> bool:
+    return bike.startswith("E-")
+
+
+def battery(bike: str) -> int:
+    """An e-bike's charge in percent (fixed by its number)."""
+    return 35 + int(bike[2:]) % 60
 
 
 def minutes_between(a: int, b: int) -> int:
@@ -104,6 +120,7 @@ def receipt(r: dict[str, Any]) -> str:
 
 def station_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"_id": s["id"], "name": s["name"], "bikes": len(s["bikes"]),
+             "ebikes": sum(electric(b) for b in s["bikes"]),
              "free_docks": s["docks"] - len(s["bikes"])} for s in store["stations"]]
 
 
