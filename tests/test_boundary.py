@@ -138,7 +138,8 @@ def test_oracle_ends_with_its_report_and_its_length_is_optimal_steps(task_id):
         lengths.append(len(actions))
     assert max(lengths) == cls.optimal_steps, \
         f"{task_id}: optimal_steps is {cls.optimal_steps}, the oracle took {lengths}"
-    assert max(lengths) - min(lengths) <= 3, f"{task_id}: oracle lengths {lengths}"
+    if "multi-item" not in cls.tags:  # a drawn number of items makes the length vary
+        assert max(lengths) - min(lengths) <= 3, f"{task_id}: oracle lengths {lengths}"
     assert cls.step_budget() >= 2 * cls.optimal_steps
 
 

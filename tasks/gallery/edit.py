@@ -123,7 +123,7 @@ class GalleryDeleteScreenshots(Task):
     apps = ("gallery",)
     difficulty = "medium"
     tags = ("files", "multi-item")
-    optimal_steps = 13
+    optimal_steps = 25
     may_change = ("files", "gallery/trash")
     template = "Delete all of my screenshots from the gallery."
     paraphrases = {
