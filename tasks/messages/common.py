@@ -123,14 +123,9 @@ def send_to(device: Device, who: str, body: str, *, number: bool = False) -> Ite
 def thread_from_contacts(device: Device, name: str) -> Iterator[Action]:
     """The second path to a conversation: Contacts, the person searched and opened, then
     their Text button (an sms: link Messages opens on the thread)."""
-    yield Action("open_app", app_name="Contacts")
-    for _ in range(5):
-        if find(device, rid="search_bar") is not None:
-            break
-        yield Action("navigate_back")
-    yield type_into(device, name, rid="search_bar")
-    yield from scroll_to(device, text=name, rid="contact_title")
-    yield tap(device, text=name, rid="contact_title")
+    from phoneworld_gym.tasks.contacts.common import open_contact
+
+    yield from open_contact(device, name)
     yield tap(device, rid="text")
 
 

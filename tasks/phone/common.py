@@ -16,7 +16,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.oracle import find, tap, type_into
 
 INCOMING, OUTGOING, MISSED, REJECTED, BLOCKED = 1, 2, 3, 5, 6
 
@@ -95,14 +95,9 @@ def dial(device: Device, number: str) -> Iterator[Action]:
 def call_from_contacts(device: Device, name: str) -> Iterator[Action]:
     """The second path to a call: the Contacts app, the person searched and opened, their
     Call button (a tel: link the Phone app opens on its dial pad), dial, then hang up."""
-    yield Action("open_app", app_name="Contacts")
-    for _ in range(5):
-        if find(device, rid="search_bar") is not None:
-            break
-        yield Action("navigate_back")
-    yield type_into(device, name, rid="search_bar")
-    yield from scroll_to(device, text=name, rid="contact_title")
-    yield tap(device, text=name, rid="contact_title")
+    from phoneworld_gym.tasks.contacts.common import open_contact
+
+    yield from open_contact(device, name)
     yield tap(device, rid="call")
     if find(device, desc="End call") is None:
         yield tap(device, desc="dial")
