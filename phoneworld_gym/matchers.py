@@ -153,7 +153,8 @@ EVASIVE_CHARS = {"?": "question mark", "/": "alternatives ('/')", "|": "alternat
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 
 
-def _evasion(text: str, chars: bool = True, allowed: str = "") -> str | None:
+def _evasion(text: str, chars: bool = True, allowed: str = "",
+             hedges: frozenset[str] = HEDGES) -> str | None:
     """Why folded ``text`` (the answer with its value blanked out) is evasive, else None;
     characters in ``allowed`` do not count."""
     if chars:
@@ -166,7 +167,7 @@ def _evasion(text: str, chars: bool = True, allowed: str = "") -> str | None:
             return f"negation ({w!r})"
         if w in ALTERNATIVES:
             return f"alternatives ({w!r})"
-        if w in HEDGES:
+        if w in hedges:
             return f"hedge ({w!r})"
     joined = f" {' '.join(words)} "
     for p in HEDGE_PHRASES:

@@ -30,12 +30,10 @@ from typing import Any
 
 from phoneworld_gym.matchers import (
     _TOKEN,
-    ALTERNATIVES,
-    EVASIVE_CHARS,
-    HEDGE_PHRASES,
     HEDGES,
     NEGATIONS,
     Span,
+    _evasion,
     digits,
     find_dates,
     find_times,
@@ -178,18 +176,12 @@ def _blank(text: str, spans: Iterable[Span], mark: str = _FACT) -> str:
 
 def _clause_evasion(clause: str) -> str | None:
     """Why the clause that carries the fact (the fact marked by ``\\x00``) negates, hedges or
-    offers an alternative to it."""
-    for ch, why in EVASIVE_CHARS.items():
-        if ch in clause and ch not in "+<>":
-            return why
-    words = _TOKEN.findall(clause)
-    for w in words:
-        if w in NEGATIONS or w.endswith("n't"):
-            return f"negation ({w!r})"
-        if w in ALTERNATIVES:
-            return f"alternatives ({w!r})"
-        if w in _CLAUSE_HEDGES:
-            return f"hedge ({w!r})"
+    offers an alternative to it: an answer's rules (:func:`matchers._evasion`, with the
+    friendlier hedges of a text), then belief words by the fact and phrases that take it
+    back."""
+    why = _evasion(clause, allowed="+<>", hedges=_CLAUSE_HEDGES)
+    if why:
+        return why
     # "might be 10:55", "I think 10:55", "10:55 I guess": belief words right by the fact
     toks = re.findall(r"\x00|[^\W_]+(?:'[^\W_]+)*", clause)
     for i, w in enumerate(toks):
@@ -198,8 +190,9 @@ def _clause_evasion(clause: str) -> str | None:
             hit = next((x for x in near if x in _NEAR_HEDGES), None)
             if hit:
                 return f"hedge ({hit!r})"
+    words = _TOKEN.findall(clause)
     joined = f" {' '.join(words)} "
-    for p in (*HEDGE_PHRASES, *_TAKE_BACK):
+    for p in _TAKE_BACK:
         if f" {p} " in joined:
             return f"hedge ({p!r})"
     hit = next((w for w in words if w in _RETRACT), None)
