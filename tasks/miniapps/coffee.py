@@ -239,7 +239,7 @@ class CoffeeSyrup(CoffeeSyrupInfeasible):
     tags = ("form", "payment")
     feasible = True
     takes_syrup = True
-    optimal_steps = 8
+    optimal_steps = 9
     may_change = ("coffee/orders",)
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
