@@ -1,12 +1,13 @@
 """Music tasks that change the library or the player: make a playlist of given songs, queue
 a song, switch shuffle and repeat, take a song out of a playlist, move one to the top,
-rename a playlist; and two the app cannot do (play a song that is not available in the
-region, download a playlist for offline listening)."""
+rename a playlist, download one for offline listening (on a Premium account); and two the
+app cannot do (play a song that is not available in the region, download a playlist on the
+free plan)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -426,38 +427,89 @@ class MusicPlayUnavailable(Task):
 
 @register_task
 class MusicDownloadPlaylist(Task):
-    """Infeasible by design: the Music app streams only; it has no download or offline mode
-    (the playlist's menu offers rename, delete and share)."""
+    """Infeasible by design: the owner's plan is Music Free, which streams only (a
+    playlist's Download button says offline listening is a Premium feature, upgraded on the
+    web, not in the app). The plan is drawn per seed; setup puts the account on the free plan
+    (``set_plan``). :class:`MusicDownloadPlaylistPremium` is its feasible twin, on a Premium
+    account; which one it is shows only in the app."""
 
     id = "MusicDownloadPlaylist"
     apps = ("music",)
     difficulty = "easy"
-    tags = ("infeasible",)
+    tags: ClassVar[tuple[str, ...]] = ("infeasible",)
     optimal_steps = 5
     feasible = False
-    params_schema = {"name": str}
+    params_schema = {"name": str, "id": int}
     template = 'Download my playlist "{name}" so I can listen to it offline.'
     paraphrases = {
         "train": ('Save "{name}" to the phone for offline listening.',),
         "test": ('I\'ll be on a plane with no internet. Make "{name}" available offline.',),
     }
 
+    #: the account plan the task is posed on (the twin's is Premium): the plan is drawn per
+    #: seed, and setup puts the account on this one
+    plan = "free"
+
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return {"name": choice(rng, playlists(probe))["name"]}
+        rows = [p for p in playlists(probe) if not p["downloaded"]]
+        p = choice(rng, rows)
+        return {"name": p["name"], "id": int(p["_id"])}
+
+    def setup(self, device: Device) -> None:
+        device.fixture("music", "set_plan", plan=self.plan)
+
+    def _download(self, device: Device, name: str, filtered: bool = False
+                  ) -> Iterator[Action]:
+        yield from open_playlist(device, name, filtered)
+        yield tap(device, desc="Download", rid="download_button")
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from open_playlist(device, self.params["name"])
-        yield tap(device, desc="More options for playlist")
+        """Taps Download, reads that downloads need Premium, and says so."""
+        yield from self._download(device, self.params["name"])
         yield Action("status", goal_status="infeasible")
 
     has_alt_oracle = True
 
     def oracle_alt(self, device: Device) -> Iterator[Action]:
         """Reach the playlist through the library's Playlists filter chip."""
-        yield from open_playlist(device, self.params["name"], filtered=True)
-        yield tap(device, desc="More options for playlist")
+        yield from self._download(device, self.params["name"], filtered=True)
         yield Action("status", goal_status="infeasible")
+
+
+@register_task
+class MusicDownloadPlaylistPremium(MusicDownloadPlaylist):
+    """The feasible twin of :class:`MusicDownloadPlaylist`: its very wordings, on an account
+    with Premium, so the playlist's Download button downloads it (its ``music/playlists``
+    row gets ``downloaded`` 1). Without a twin "offline" was a word no feasible goal used,
+    and ``status infeasible`` on sight of it won the infeasible task blind; which one it is
+    shows only in the app (the plan, seen when Download is tapped)."""
+
+    id = "MusicDownloadPlaylistPremium"
+    tags = ("toggle",)
+    feasible = True
+    plan = "premium"
+    optimal_steps = 5
+    may_change = ("music/playlists",)
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(changed("music/playlists", self.params["id"], downloaded=1))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._download(device, self.params["name"])
+        yield Action("status", goal_status="complete")
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Reach the playlist through the library's Playlists filter chip."""
+        yield from self._download(device, self.params["name"], filtered=True)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Downloads another playlist of the library instead."""
+        other = next(p["name"] for p in self.before("music/playlists")
+                     if not p["downloaded"] and p["name"] != self.params["name"])
+        yield from self._download(device, other)
+        yield Action("status", goal_status="complete")
 
 
 @register_task

@@ -24,8 +24,8 @@ SEEK_STEP = 5  #: seconds per step of the seek bar
 # -- a playlist ------------------------------------------------------------------------------
 def playlist(ctx: Ctx) -> View | Page:
     """A playlist (``id`` 0: Liked Songs): cover, name, description, the song count and total
-    length, play and shuffle, its songs (each with the song sheet: remove, move up/down), and
-    the playlist menu (rename, delete, share)."""
+    length, download (Premium only), play and shuffle, its songs (each with the song sheet:
+    remove, move up/down), and the playlist menu (rename, delete, share)."""
     th = ctx.theme
     st = ctx.store
     pid = int(ctx.args.get("id", 0))
@@ -46,10 +46,14 @@ def playlist(ctx: Ctx) -> View | Page:
         lines.append(Text(desc, size=13, color=th.on_surface_variant, rid="header_description"))
     lines.append(Text(f"{len(songs)} songs • {total_label(total)}", size=13,
                       color=th.on_surface_variant, rid="playlist_total"))
+    if p is not None and p.get("downloaded"):
+        lines.append(Text("Downloaded • plays offline", size=13, weight="medium",
+                          color=parts.GREEN, rid="downloaded_label"))
     rows = _header(ctx, name if p else "liked", name, lines,
                    glyph="music" if p else "heart")
     extra: list[View] = []
     if p is not None:
+        extra.append(_download_button(ctx, p))
         extra.append(w.icon_button("more", "More options for playlist",
                                    ctx.show_dialog("menu"), rid="playlist_more", theme=th))
     playable = [s["id"] for s in songs if ms.available(st, s["id"])]
@@ -74,6 +78,27 @@ def playlist(ctx: Ctx) -> View | Page:
     if p is not None and dlg is None:
         dlg = _playlist_dialog(ctx, p)
     return Page(body, dialog=dlg)
+
+
+def _download_button(ctx: Ctx, p: dict[str, Any]) -> View:
+    """The download toggle under a playlist's header: on Premium it downloads the playlist
+    for offline listening (green when it is) or asks before removing the download; on the
+    free plan it explains that downloads need Premium."""
+    th = ctx.theme
+    on = bool(p.get("downloaded"))
+
+    def tap() -> None:
+        if ctx.store.get("plan") != "premium":
+            ctx.show_dialog("premium")()
+        elif on:
+            ctx.show_dialog("undownload")()
+        else:
+            ms.set_downloaded(ctx.store, p, True)
+            ctx.toast(f"Downloaded {p['name']}")
+
+    return w.icon_button("download", "Remove download" if on else "Download", tap,
+                         rid="download_button", theme=th,
+                         color=parts.GREEN if on else th.on_surface_variant, selected=on)
 
 
 def _playlist_dialog(ctx: Ctx, p: dict[str, Any]) -> View | None:
@@ -104,6 +129,20 @@ def _playlist_dialog(ctx: Ctx, p: dict[str, Any]) -> View | None:
                              rid="rename_field", label="Playlist name")
         return w.dialog("Edit playlist name", "", [("Cancel", ctx.close_dialog),
                                                    ("Save", save)], theme=th, body=[field])
+    if ctx.dialog == "premium":
+        return w.dialog("Download with Premium",
+                        "Your plan is Music Free, which streams only. Listening offline is a "
+                        "Premium feature: upgrade at music.phoneworld.app/premium to download "
+                        "playlists.", [("Got it", ctx.close_dialog)], theme=th)
+    if ctx.dialog == "undownload":
+        def undownload() -> None:
+            ms.set_downloaded(st, p, False)
+            ctx.close_dialog()
+            ctx.toast(f"Removed {p['name']} from downloads")
+
+        return w.dialog("Remove from downloads?", "You won't be able to play this playlist "
+                        "offline.", [("Cancel", ctx.close_dialog), ("Remove", undownload)],
+                        theme=th)
     if ctx.dialog == "delete":
         def delete() -> None:
             ms.delete_playlist(st, p["id"])

@@ -2,17 +2,19 @@
 recent searches, over the fixed catalogue of :mod:`.catalogue`.
 
 The store is ``{"unavailable": [song ids], "playlists": [...], "liked": [song ids, newest
-first], "queue": [{id, song_id}], "player": {...}, "searches": [...], "next_playlist",
-"next_entry", "next_queue"}``. A playlist is ``{id, name, description, entries: [{id,
-song_id}]}``; the player is ``{song_id, playing, shuffle, repeat ("off" / "all" / "one"),
-position (seconds), context_type ("album" / "playlist" / "liked" / "artist" / ""),
-context_id}``.
+first], "queue": [{id, song_id}], "player": {...}, "searches": [...], "plan", "next_playlist",
+"next_entry", "next_queue"}``. A playlist is ``{id, name, description, downloaded, entries:
+[{id, song_id}]}``; ``plan`` is the account's, ``"premium"`` or ``"free"`` (drawn per seed):
+only Premium downloads playlists for offline listening, as on a streaming app. The player
+is ``{song_id, playing, shuffle, repeat ("off" / "all" / "one"), position (seconds),
+context_type ("album" / "playlist" / "liked" / "artist" / ""), context_id}``.
 
 Tables (PhoneWorld-only: a real phone's music app keeps its library private):
 ``music/songs``, ``music/albums``, ``music/artists`` (static: the catalogue; a song's
-``available`` is 0 where it is not licensed in the owner's region), ``music/playlists``
-(``_id``, ``name``, ``description``), ``music/playlist_tracks`` (``_id``, ``playlist_id``,
-``song_id``, ``title``, ``artist``, ``position`` from 1), ``music/queue`` (``_id``,
+``available`` is 0 where it is not licensed in the owner's region), ``music/account``
+(static: one row, the ``plan``, "Premium" or "Free"), ``music/playlists`` (``_id``,
+``name``, ``description``, ``downloaded`` 0/1), ``music/playlist_tracks`` (``_id``,
+``playlist_id``, ``song_id``, ``title``, ``artist``, ``position`` from 1), ``music/queue`` (``_id``,
 ``song_id``, ``title``, ``artist``, ``position`` from 1), ``music/player`` (one row),
 ``music/liked`` (``_id`` = ``song_id``, ``title``, ``artist``) and the byproduct
 ``music/searches``.
@@ -28,6 +30,8 @@ from phoneworld_gym.apps.music.catalogue import ALBUMS, ARTIST_BY_ID, CATALOGUE,
 from phoneworld_gym.life import Life
 
 REPEATS: tuple[str, ...] = ("off", "all", "one")
+#: the account plans: only Premium downloads music for offline listening
+PLANS: tuple[str, ...] = ("premium", "free")
 PLAYLIST_NAMES: tuple[str, ...] = (
     "Morning Run", "Chill Evenings", "Road Trip", "Focus Flow", "Sunday Cooking",
     "Party Starters", "Rainy Day", "Throwbacks", "Gym Hype", "Late Night Drive",
@@ -39,7 +43,10 @@ SEARCHES: tuple[str, ...] = ("jazz", "ruby vance", "thermals", "acoustic", "copp
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Three to four playlists (one named for a friend from the life), a handful of liked
     songs, a short queue, a paused player and a few recent searches; four to six songs of the
-    catalogue are unavailable in the owner's region."""
+    catalogue are unavailable in the owner's region. About half the owners have Premium
+    (downloads for offline listening), and half of those have one playlist downloaded
+    already; the others have the free plan, which streams only (a task that needs one plan
+    sets it with the ``set_plan`` fixture)."""
     ids = [s["id"] for s in CATALOGUE["songs"]]
     unavailable = sorted(int(i) for i in rng.choice(ids, size=int(rng.integers(4, 7)),
                                                     replace=False))
@@ -71,6 +78,10 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     st["searches"] = [SEARCHES[int(i)] for i in rng.choice(len(SEARCHES),
                                                            size=int(rng.integers(2, 5)),
                                                            replace=False)]
+    # drawn last, so the library above is the same whatever the plan
+    st["plan"] = PLANS[int(rng.integers(2))]
+    if st["plan"] == "premium" and rng.random() < 0.5:
+        st["playlists"][int(rng.integers(len(st["playlists"])))]["downloaded"] = True
     return st
 
 
@@ -229,7 +240,8 @@ def dequeue(st: dict[str, Any], entry_id: int) -> None:
 
 
 def add_playlist(st: dict[str, Any], name: str, description: str = "") -> dict[str, Any]:
-    p = {"id": st["next_playlist"], "name": name, "description": description, "entries": []}
+    p = {"id": st["next_playlist"], "name": name, "description": description,
+         "downloaded": False, "entries": []}
     st["next_playlist"] += 1
     st["playlists"].append(p)
     return p
@@ -255,6 +267,15 @@ def move_entry(p: dict[str, Any], entry_id: int, delta: int) -> None:
     j = k + delta
     if 0 <= j < len(es):
         es[k], es[j] = es[j], es[k]
+
+
+def set_downloaded(st: dict[str, Any], p: dict[str, Any], on: bool) -> bool:
+    """Download a playlist for offline listening (or remove the download); False (nothing
+    changes) on the free plan, which cannot download."""
+    if st.get("plan") != "premium":
+        return False
+    p["downloaded"] = bool(on)
+    return True
 
 
 def delete_playlist(st: dict[str, Any], pid: int) -> None:
@@ -315,10 +336,16 @@ def artist_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def playlist_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
-    """``music/playlists``: name and description (the tracks are in
-    ``music/playlist_tracks``)."""
-    return [{"_id": p["id"], "name": p["name"], "description": p["description"]}
+    """``music/playlists``: name, description and whether it is downloaded for offline
+    listening (the tracks are in ``music/playlist_tracks``)."""
+    return [{"_id": p["id"], "name": p["name"], "description": p["description"],
+             "downloaded": int(bool(p.get("downloaded")))}
             for p in sorted(st["playlists"], key=lambda p: p["id"])]
+
+
+def account_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """``music/account`` (static): the owner's plan, "Premium" or "Free"."""
+    return [{"_id": 1, "plan": str(st.get("plan", "free")).title()}]
 
 
 def playlist_track_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
@@ -394,6 +421,19 @@ def set_player_fixture(st: dict[str, Any], shuffle: Any = None, repeat: Any = No
         pl.update(song_id=s["id"], position=0, context_type="album",
                   context_id=s["album_id"])
     return player_rows(st)[0]
+
+
+def set_plan_fixture(st: dict[str, Any], plan: Any = None) -> dict[str, Any]:
+    """Setup routine: put the account on ``plan`` ("premium" or "free"; on the free plan
+    nothing stays downloaded). Returns the ``music/account`` row; a bad argument raises
+    ``ValueError`` naming it and changes nothing."""
+    if plan not in PLANS:
+        raise ValueError(f"set_plan: plan must be one of {PLANS}, got {plan!r}")
+    st["plan"] = plan
+    if plan == "free":
+        for p in st["playlists"]:
+            p["downloaded"] = False
+    return account_rows(st)[0]
 
 
 def add_playlist_fixture(st: dict[str, Any], name: Any = None,
