@@ -1,10 +1,10 @@
 """Email tasks that change the ``email/messages`` table: star, send, reply, move to a label,
-clean out a newsletter, and unsend (infeasible)."""
+clean out a newsletter, and unsend (a scheduled message; a sent one is infeasible)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from phoneworld_gym.tasks.email.common import (
     search,
     to_inbox,
 )
-from phoneworld_gym.validators import changed, expect, same_text
+from phoneworld_gym.validators import changed, expect, one_of, same_text
 
 
 def _to(email: str) -> Any:
@@ -350,44 +350,100 @@ def _first_row(device: Device) -> int:
 
 @register_task
 class EmailUnsend(Task):
-    """Infeasible by design: a sent email cannot be called back (Email offers no unsend, and
-    the message left the phone days ago)."""
+    """Infeasible by design: the email left the phone days ago (it is in Sent), and a sent
+    email cannot be called back; only mail still waiting in Scheduled can ("Cancel send").
+    :class:`EmailUnsendScheduled` is its feasible twin, about a scheduled message; which one
+    it is shows only in the app (the message's folder, and its Cancel send banner)."""
 
     id = "EmailUnsend"
     apps = ("email",)
     difficulty = "medium"
+    tags: ClassVar[tuple[str, ...]] = ()
     feasible = False
-    optimal_steps = 3
-    params_schema = {"name": str, "subject": str}
+    optimal_steps = 5
+    params_schema = {"name": str, "subject": str, "id": int}
     template = 'Unsend the email "{subject}" I sent to {name}.'
     paraphrases = {
         "train": ('Recall my email "{subject}" to {name} so they never get it.',),
         "test": ('Take back the "{subject}" message I emailed {name}; they must not read it.',),
     }
 
+    #: the folder the message is drawn from (the twin's: scheduled, not sent yet)
+    folder = "sent"
+
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         names = {c["email"]: c["display_name"] for c in probe.contacts() if c["email"]}
-        sent = [r for r in newest(mail(probe)) if r["folder"] == "sent"
+        mine = [r for r in newest(mail(probe)) if r["folder"] == cls.folder
                 and r["to"].split(",")[0].strip() in names]
-        r = pick(rng, sent)
+        r = pick(rng, mine)
         return {"name": names[r["to"].split(",")[0].strip()],  # type: ignore[index]
-                "subject": r["subject"]}  # type: ignore[index]
+                "subject": r["subject"], "id": int(r["_id"])}  # type: ignore[index]
+
+    def _open(self, device: Device, subject: str, browse: bool = False) -> Iterator[Action]:
+        """Search the subject and open the message (``browse``, the second path: the
+        drawer's folder of the message, Sent or Scheduled, then the message)."""
+        if browse:
+            yield from to_inbox(device)
+            yield tap(device, desc="Open navigation drawer")
+            yield tap(device, text=self.folder.capitalize(), rid="drawer_item")
+        else:
+            yield from search(device, subject)
+        yield from open_result(device, subject)
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield from to_inbox(device)
-        yield tap(device, desc="Open navigation drawer")
+        """Opens the message: it is in Sent, with no way to call it back."""
+        yield from self._open(device, self.params["subject"])
+        yield Action("status", goal_status="infeasible")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the message from the drawer's Sent folder instead of a search."""
+        yield from self._open(device, self.params["subject"], browse=True)
         yield Action("status", goal_status="infeasible")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Deletes the sent copy and claims it was unsent."""
-        rows = mail(device.probe)
-        yield from to_inbox(device)
-        yield tap(device, desc="Open navigation drawer")
-        yield tap(device, text="Sent", rid="drawer_item")
-        row = next(r for r in newest(rows) if r["folder"] == "sent"
-                   and r["subject"] == self.params["subject"])
-        yield from open_result(device, row["subject"])
+        yield from self._open(device, self.params["subject"])
         yield tap(device, desc="Delete")
         yield Action("status", goal_status="complete")
 
+
+@register_task
+class EmailUnsendScheduled(EmailUnsend):
+    """The feasible twin of :class:`EmailUnsend`: its very wordings, about a message sent
+    with "Schedule send" that has not left yet, so its Cancel send turns it back into a draft
+    (deleting it, which moves it to Trash, stops it too). Without a twin "unsend" and
+    "recall" were words no feasible goal used, and ``status infeasible`` on sight of them won
+    the infeasible task blind; which one it is shows only in the app."""
+
+    id = "EmailUnsendScheduled"
+    tags = ("search",)
+    feasible = True
+    folder = "scheduled"
+    optimal_steps = 6
+    may_change = (MAIL,)
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(changed(MAIL, self.params["id"], folder=one_of("drafts", "trash")))
+
+    def _cancel(self, device: Device, subject: str, browse: bool = False) -> Iterator[Action]:
+        yield from self._open(device, subject, browse)
+        yield tap(device, text="Cancel send", rid="cancel_send")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._cancel(device, self.params["subject"])
+        yield Action("status", goal_status="complete")
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Open the message from the drawer's Scheduled folder instead of a search."""
+        yield from self._cancel(device, self.params["subject"], browse=True)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Cancels the other scheduled message instead."""
+        other = next(r["subject"] for r in self.before(MAIL) if r["folder"] == "scheduled"
+                     and r["_id"] != self.params["id"])
+        yield from self._cancel(device, other)
+        yield Action("status", goal_status="complete")

@@ -26,7 +26,8 @@ def hairline(row: Row) -> Row:
     return row
 DRAWER: tuple[tuple[str, str, str], ...] = (
     ("inbox", "Inbox", "inbox"), ("starred", "Starred", "star"), ("sent", "Sent", "paper_plane"),
-    ("drafts", "Drafts", "file_lines"), ("archive", "Archive", "box_archive"),
+    ("scheduled", "Scheduled", "clock"), ("drafts", "Drafts", "file_lines"),
+    ("archive", "Archive", "box_archive"),
     ("trash", "Trash", "trash"))
 
 
@@ -46,7 +47,8 @@ def when(ms_value: int, now: str, *, long: bool = False) -> str:
 
 
 def _who(m: dict[str, Any], folder: str) -> str:
-    if folder in (es.SENT, es.DRAFTS) or m["folder"] in (es.SENT, es.DRAFTS):
+    mine = (es.SENT, es.SCHEDULED, es.DRAFTS)
+    if folder in mine or m["folder"] in mine:
         first = m["to"].split(",")[0].strip()
         return ("To: " + first) if first else "(no recipient)"
     return m["from_name"] or m["from"]
@@ -133,7 +135,7 @@ def _menu(ctx: Ctx) -> View | None:
               act(set_("starred", 0 if m["starred"] else 1))),
              ("Mark as unread" if m["read"] else "Mark as read", "envelope_open",
               act(set_("read", 0 if m["read"] else 1)))]
-    if m["folder"] != es.ARCHIVE:
+    if m["folder"] not in (es.ARCHIVE, es.SCHEDULED):
         items.append(("Archive", "box_archive", act(lambda: es.move(ctx.store, m["id"],
                                                                     es.ARCHIVE))))
     items.append(("Delete forever" if m["folder"] == es.TRASH else "Delete", "trash",
@@ -152,7 +154,7 @@ def _drawer(ctx: Ctx, folder: str) -> View:
 
     def unread(f: str) -> str:
         n = sum(1 for m in ctx.store["messages"] if m["folder"] == f and not m["read"])
-        return str(n) if n and f not in (es.SENT, es.DRAFTS, es.TRASH) else ""
+        return str(n) if n and f not in (es.SENT, es.SCHEDULED, es.DRAFTS, es.TRASH) else ""
 
     items: list[View] = [sheets.drawer_item(label, icon, folder == f, pick(f), count=unread(f),
                                         theme=ctx.theme) for f, label, icon in DRAWER]
@@ -343,6 +345,8 @@ def message(ctx: Ctx) -> View | Page:
                              theme=th),
                w.icon_button("folder", "Move to", ctx.show_dialog("move"), rid="move",
                              theme=th)]
+    if m["folder"] == es.SCHEDULED:  # it has not left yet: only Cancel send or Delete
+        actions = actions[1:2]
     recipients = ", ".join("me" if a.strip() == me else a.strip()
                            for a in (m["to"] + ("," + m["cc"] if m["cc"] else "")).split(",")
                            if a.strip())
@@ -368,9 +372,11 @@ def message(ctx: Ctx) -> View | Page:
                           Text(f"to {recipients}", size=12, color=th.on_surface_variant,
                                max_lines=2, rid="recipients")], flex=1)],
                  gap=dp(12), padding=(w.MARGIN, dp(8), w.MARGIN, dp(8)))
-    parts: list[View] = [head, sender,
-                         Text(m["body"], size=16, color=th.on_surface, rid="body",
-                              padding=(w.MARGIN, dp(8), w.MARGIN, dp(16)))]
+    parts: list[View] = [head, sender]
+    if m["folder"] == es.SCHEDULED:
+        parts.append(_scheduled_card(ctx, m))
+    parts.append(Text(m["body"], size=16, color=th.on_surface, rid="body",
+                      padding=(w.MARGIN, dp(8), w.MARGIN, dp(16))))
     for a in m["attachments"]:
         parts.append(Column([attachment_card(
             ctx, a, w.icon_button("download", f"Download {a['name']}", _save_attachment(ctx, a),
@@ -412,6 +418,25 @@ def message(ctx: Ctx) -> View | Page:
             (es.folder_title(f), "tag" if f in es.LABELS else "folder", move_to(f))
             for f in dests], theme=th)
     return Page(body, dialog=dlg)
+
+
+def _scheduled_card(ctx: Ctx, m: dict[str, Any]) -> View:
+    """Gmail's banner on a scheduled message: when it will be sent, and Cancel send (the
+    message goes back to Drafts and is never sent)."""
+    th = ctx.theme
+
+    def cancel() -> None:
+        es.cancel_send(ctx.store, m["id"])
+        ctx.pop()
+        ctx.toast("Sending cancelled. Message reverted to draft.")
+
+    return Column([Row([
+        Icon("clock", size=20, box=40, color=th.primary, in_dump=False),
+        Text(f"Send scheduled for {when(m['date'], ctx.now, long=True)}", size=14,
+             color=th.on_surface, flex=1, rid="scheduled_for"),
+        w.button("Cancel send", cancel, style="text", theme=th, rid="cancel_send")],
+        gap=dp(8), padding=(dp(12), dp(4), dp(4), dp(4)), bg=th.surface_container,
+        radius=dp(12))], padding=(w.MARGIN, dp(4), w.MARGIN, dp(4)))
 
 
 # -- compose ---------------------------------------------------------------------------------

@@ -3,7 +3,8 @@ make to them.
 
 A message is a dict: ``id``, ``folder`` (one of :data:`FOLDERS` or a label of :data:`LABELS`),
 ``from`` (address), ``from_name``, ``to`` and ``cc`` (comma-separated addresses), ``subject``,
-``body``, ``date`` (ms since the epoch, UTC, as Android's providers keep dates), ``read`` and
+``body``, ``date`` (ms since the epoch, UTC, as Android's providers keep dates; a scheduled
+message's is when it will leave), ``read`` and
 ``starred`` (0/1) and ``attachments`` (a list of ``{name, mime, size, sha256, data}`` with the
 bytes in base64). Tasks read them as the ``email/messages`` table (attachments without their
 bytes) and add mail at setup through the :func:`fixture_receive` fixture. Gmail's own store is
@@ -22,8 +23,11 @@ import numpy as np
 from phoneworld_gym.life import Life, Person
 
 INBOX, SENT, DRAFTS, ARCHIVE, TRASH = "inbox", "sent", "drafts", "archive", "trash"
+#: mail the owner sent with "Schedule send": it leaves at its ``date`` (later), and until
+#: then "Cancel send" turns it back into a draft, as Gmail's Scheduled folder does
+SCHEDULED = "scheduled"
 #: system folders in drawer order (Starred is a view over every folder but Trash)
-FOLDERS: tuple[str, ...] = (INBOX, SENT, DRAFTS, ARCHIVE, TRASH)
+FOLDERS: tuple[str, ...] = (INBOX, SENT, SCHEDULED, DRAFTS, ARCHIVE, TRASH)
 #: user labels, shown under "Labels" in the drawer; a message filed under one lives there
 LABELS: tuple[str, ...] = ("Work", "Receipts", "Travel")
 NOW = dt.datetime(2026, 3, 14, 10, 30)
@@ -116,6 +120,24 @@ _RECEIPTS: tuple[tuple[str, str, str], ...] = (
     ("Stream+", "billing@streamplus.tv", "Premium plan, monthly"),
     ("Green Grocer", "receipts@greengrocer.com", "Weekly vegetable box"),
 )
+#: what the owner writes to friends: (subject, body after "Hi <first>, "), for the sent and
+#: the scheduled mail alike (so a subject does not tell which of the two a message is)
+_OUTGOING: tuple[tuple[str, str], ...] = (
+    ("Re: catching up", "great to hear from you! Let's talk this week."),
+    ("Saturday brunch", "are we still on for brunch on Saturday at 11? I booked a table."),
+    ("The photos you asked for", "here are the photos from the party. The group shot is my "
+     "favourite."),
+    ("Borrowed books", "I still have your two books. Can I drop them off on Sunday?"),
+    ("Happy housewarming!", "congratulations on the new place! Can't wait to see it."),
+    ("Trip itinerary", "I put the trip plan together: we leave Friday at 6 and drive back "
+     "on Monday."),
+    ("Concert on Thursday", "I got us two tickets for Thursday. Doors open at 7!"),
+    ("Recipe from last night", "here is the curry you liked: onions, garlic, chickpeas and "
+     "coconut milk, 30 minutes."),
+    ("Running club", "want to join the running club on Wednesdays? We meet at the park at "
+     "7 AM."),
+    ("Gift for Mom", "I found a nice scarf for Mom's birthday. Want to chip in?"),
+)
 _PLACES: tuple[str, ...] = ("Blue Bottle Coffee", "Conference room 4B", "Riverside Park cafe",
                             "Main Street Library, room 2")
 
@@ -138,7 +160,8 @@ def _ago(rng: np.random.Generator, lo_min: int, hi_min: int) -> dt.datetime:
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """A mailbox of about thirty messages: personal mail from people in the life, work mail
-    and meeting invitations from colleagues, newsletters and receipts; a few sent, a draft,
+    and meeting invitations from colleagues, newsletters and receipts; a few sent, two
+    scheduled to send later (the only ones that can still be called back), a draft,
     archived and trashed messages. About a third of the inbox is unread, a few are starred,
     some carry small attachments."""
     me = life.owner
@@ -193,10 +216,24 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                              f"Thanks for your purchase!\n\n{what}\nTotal: {total}\n\n"
                              f"Questions? Reply to this email.",
                              _ago(rng, 60 * 24, 60 * 24 * 30), 1))
+    # what the owner wrote: drawn from a generator of its own, so the rest of the mailbox is
+    # the same as before scheduled mail existed
+    out = np.random.default_rng(int.from_bytes(hashlib.sha256(
+        f"{life.seed}/email/outgoing".encode()).digest()[:4], "little"))
+    lines = [_OUTGOING[int(i)] for i in out.permutation(len(_OUTGOING))]
     for p in friends[:3]:
-        msgs.append(_msg(SENT, me.email, me.name, p.email, "Re: catching up",
-                         f"Hi {p.first}, great to hear from you! Let's talk this week.\n\n"
-                         f"{me.first}", _ago(rng, 60 * 24, 60 * 24 * 15), 1))
+        subject, body = lines.pop()
+        msgs.append(_msg(SENT, me.email, me.name, p.email, subject,
+                         f"Hi {p.first}, {body}\n\n{me.first}",
+                         _ago(rng, 60 * 24, 60 * 24 * 15), 1))
+    # two sent with "Schedule send", leaving this afternoon or evening or tomorrow morning
+    for p in friends[4:6]:
+        subject, body = lines.pop()
+        slots = [NOW.replace(hour=h, minute=0) for h in range(13, 22)] + \
+            [NOW.replace(hour=h, minute=0) + dt.timedelta(days=1) for h in range(7, 11)]
+        at = slots[int(out.integers(len(slots)))]
+        msgs.append(_msg(SCHEDULED, me.email, me.name, p.email, subject,
+                         f"Hi {p.first}, {body}\n\n{me.first}", at, 1))
     msgs.append(_msg(DRAFTS, me.email, me.name, friends[3].email, "Weekend plans",
                      "Hi, what do you think about", _ago(rng, 60, 60 * 24 * 2), 1))
     msgs.append(_msg(ARCHIVE, "team@travelnow.com", "TravelNow", me.email,
@@ -312,6 +349,15 @@ def move(store: dict[str, Any], mid: int, folder: str) -> None:
     if m is None:
         raise ValueError(f"no message {mid}")
     m["folder"] = folder
+
+
+def cancel_send(store: dict[str, Any], mid: int) -> None:
+    """Cancel a scheduled message: it goes back to Drafts and is never sent (``ValueError``
+    for a message that is not scheduled: sent mail cannot be called back)."""
+    m = find(store, mid)
+    if m is None or m["folder"] != SCHEDULED:
+        raise ValueError(f"message {mid} is not scheduled")
+    m["folder"] = DRAFTS
 
 
 def delete(store: dict[str, Any], mid: int) -> None:
