@@ -357,7 +357,7 @@ def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
             return f"{table}: rows were reordered"
         return None
 
-    return TableCheck(table, check, adds)
+    return TableCheck(table, check, adds, edits)
 
 
 def _nearest(rows: list[Row], want: Mapping[str, Expected]) -> str:
@@ -373,12 +373,15 @@ def _nearest(rows: list[Row], want: Mapping[str, Expected]) -> str:
 
 class TableCheck:
     """A check of one table's whole difference (``table`` names it; ``adds`` are the
-    patterns of the rows it expects added, as the task wrote them)."""
+    patterns of the rows it expects added, ``edits`` the columns it expects changed per row
+    id, as the task wrote them)."""
 
     def __init__(self, table: str, fn: Callable[[Diff], str | None],
-                 adds: Iterable[Mapping[str, Expected]] = ()):
+                 adds: Iterable[Mapping[str, Expected]] = (),
+                 edits: Mapping[Any, Mapping[str, Expected]] | None = None):
         self.table, self._fn = table, fn
         self.adds = [dict(a) for a in adds]
+        self.edits = {k: dict(v) for k, v in (edits or {}).items()}
 
     def __call__(self, diff: Diff) -> str | None:
         return self._fn(diff)

@@ -1,6 +1,6 @@
 """Gallery tasks that change something: delete a photo, delete the screenshots, delete the
-photos of a place, favourite a photo, add one to an album, and edit with a filter the app
-does not have (infeasible).
+photos of a place, favourite a photo, add one to an album, and save one with a filter the
+editor offers (and with one it does not: infeasible).
 
 Deletions are stated over the common ``files`` table (the photo's file is gone, nothing else),
 plus the Gallery's trash where the phone serves it; the first two read nothing else, so they
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from phoneworld_gym.tasks.gallery.common import (
     trashed,
     unique_minute,
 )
-from phoneworld_gym.validators import added, changed, removed
+from phoneworld_gym.validators import ANY, added, changed, removed
 
 
 def _when(params: dict[str, Any]) -> dt.datetime:
@@ -369,14 +369,18 @@ class GalleryAddToAlbum(Task):
 
 @register_task
 class GalleryApplyFilter(Task):
-    """Infeasible by design: the Gallery has no photo editor, so no filter can be applied;
-    the right end is ``infeasible`` with nothing changed."""
+    """Infeasible by design: the Gallery's editor offers four filters (which four is drawn
+    per seed) and the one asked for is not among them; the right end is ``infeasible`` with
+    nothing changed. :class:`GalleryApplyFilterOffered` is its feasible twin, with a filter
+    the editor offers; the names come from the same eight, so which one it is shows only in
+    the app (the editor's strip)."""
 
     id = "GalleryApplyFilter"
     apps = ("gallery",)
     difficulty = "easy"
+    tags: ClassVar[tuple[str, ...]] = ()
     feasible = False
-    optimal_steps = 5
+    optimal_steps = 6
     params_schema = {"path": str, "day": str, "time": str, "filter": str}
     template = "Apply the {filter} filter to the photo I took on {day} at {time}."
     paraphrases = {
@@ -387,25 +391,86 @@ class GalleryApplyFilter(Task):
             "Make the picture from {day}, {time} look nicer using the {filter} filter.",
         ),
     }
+    #: every filter name a gallery editor may have; the phone's Gallery offers four
     FILTERS = ("Vivid", "West", "Palma", "Metro", "Eiffel", "Blush", "Modena", "Reel")
+    #: whether the filter asked for is one the editor offers (the twin's)
+    offered = False
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         r = choice(rng, unique_minute(camera_photos(probe)))
         t = taken(str(r["_id"]))
         assert t is not None
+        here = {str(f["_id"]) for f in probe.query("gallery/filters")}
+        names = [f for f in cls.FILTERS if (f in here) == cls.offered]
         return {"path": str(r["_id"]), "day": day_words(t), "time": clock(t),
-                "filter": cls.FILTERS[int(rng.integers(len(cls.FILTERS)))]}
+                "filter": names[int(rng.integers(len(names)))]}
+
+    def _edit(self, device: Device, browse: bool = False) -> Iterator[Action]:
+        yield from (browse_to_photo if browse else open_photo)(device, _when(self.params))
+        yield tap(device, rid="edit")
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        """Opens the photo, sees Share, Add to album and Delete but no Edit, and says so."""
-        yield from open_photo(device, _when(self.params))
+        """Opens the photo's editor, finds no such filter in its strip, and says so."""
+        yield from self._edit(device)
         yield Action("status", goal_status="infeasible")
 
     has_alt_oracle = True
 
     def oracle_alt(self, device: Device) -> Iterator[Action]:
         """Find the photo by scrolling the Photos grid instead of searching its day."""
-        yield from browse_to_photo(device, _when(self.params))
+        yield from self._edit(device, browse=True)
         yield Action("status", goal_status="infeasible")
 
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Saves the photo with the first filter the editor has and claims success."""
+        yield from self._edit(device)
+        first = str(self.before("gallery/filters")[0]["_id"])
+        yield tap(device, desc=first, rid="filter_option")
+        yield tap(device, rid="save")
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class GalleryApplyFilterOffered(GalleryApplyFilter):
+    """The feasible twin of :class:`GalleryApplyFilter`: its very wordings, with a filter
+    the editor offers, so the photo is saved with it (a ``gallery/edits`` row for it, and
+    its file replaced: same path, new bytes). Without a twin "apply", "edit" and "nicer"
+    were words no feasible goal used, and ``status infeasible`` on sight of them won the
+    infeasible task blind; which one it is shows only in the app."""
+
+    id = "GalleryApplyFilterOffered"
+    tags = ("form",)
+    feasible = True
+    offered = True
+    optimal_steps = 8
+    may_change = ("gallery/edits", "files")
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        p = self.params
+        # the photo's file is rewritten (its size and hash are the app's to compute); the
+        # filter saved is the edit's
+        return self.expect(
+            added("gallery/edits", {"_id": p["path"], "filter": p["filter"]}),
+            changed("files", p["path"], size=ANY, sha256=ANY))
+
+    def _apply(self, device: Device, name: str, browse: bool = False) -> Iterator[Action]:
+        yield from self._edit(device, browse)
+        yield tap(device, desc=name, rid="filter_option")
+        yield tap(device, rid="save")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._apply(device, self.params["filter"])
+        yield Action("status", goal_status="complete")
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Find the photo by scrolling the Photos grid instead of searching its day."""
+        yield from self._apply(device, self.params["filter"], browse=True)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Another of the editor's filters (the next one in its strip)."""
+        names = [str(r["_id"]) for r in self.before("gallery/filters")]
+        other = names[(names.index(self.params["filter"]) + 1) % len(names)]
+        yield from self._apply(device, other)
+        yield Action("status", goal_status="complete")

@@ -1,7 +1,8 @@
 """Gallery: a Google Photos-like app over the pictures in shared storage (``/sdcard/DCIM``,
 ``/sdcard/Pictures``, ``/sdcard/Download``). Deleting a photo deletes its file, so the common
 ``files`` table (which a real phone serves over adb too) shows it; favourites, albums and the
-trash are the app's own tables."""
+trash are the app's own tables. Its editor applies one of the filters this phone's Gallery
+offers (four, drawn per seed) and saves the photo over its file."""
 
 from __future__ import annotations
 
@@ -29,13 +30,16 @@ class GalleryApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "search": screens.search, "results": screens.results,
                "albums": screens.albums, "album": screens.album, "trash": screens.trash,
-               "viewer": screens.viewer}
+               "viewer": screens.viewer, "edit": screens.edit}
     #: a favourite or a trashed photo is its path (when and where it was taken are the photo's)
     new_rows = {"gallery/favorites": new_row({"_id": GIVEN}, free=""),
-                "gallery/trash": new_row({"_id": GIVEN}, free="deleted taken place")}
+                "gallery/trash": new_row({"_id": GIVEN}, free="deleted taken place"),
+                #: a photo saved with a filter: the photo and the filter are the user's
+                "gallery/edits": new_row({"_id": GIVEN, "filter": GIVEN}, free="")}
     providers = {"gallery/favorites": store.favorite_rows, "gallery/albums": store.album_rows,
-                 "gallery/trash": store.trash_rows, "gallery/media": store.media_rows}
-    static_tables = frozenset({"gallery/media"})
+                 "gallery/trash": store.trash_rows, "gallery/media": store.media_rows,
+                 "gallery/edits": store.edit_rows, "gallery/filters": store.filter_rows}
+    static_tables = frozenset({"gallery/media", "gallery/filters"})
     fixtures = {"favorite": store.fixture_favorite}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import io
 from collections.abc import Callable
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageEnhance, ImageOps
 
 WIDTH, HEIGHT = 320, 240
 #: EXIF tags: ImageDescription (the place) and DateTimeOriginal lives in the Exif IFD; PIL
@@ -154,6 +154,57 @@ def screenshot(rng: np.random.Generator) -> Image.Image:
 SCENES: dict[str, Callable[[np.random.Generator], Image.Image]] = {
     "sea": sea, "hills": hills, "sunset": sunset, "cake": cake, "dog": dog,
 }
+
+
+def _tint(img: Image.Image, color: RGB, amount: float) -> Image.Image:
+    return Image.blend(img, Image.new("RGB", img.size, color), amount)
+
+
+def _vivid(img: Image.Image) -> Image.Image:
+    return ImageEnhance.Contrast(ImageEnhance.Color(img).enhance(1.7)).enhance(1.15)
+
+
+def _west(img: Image.Image) -> Image.Image:
+    return _tint(ImageEnhance.Color(img).enhance(0.7), (214, 160, 96), 0.22)
+
+
+def _palma(img: Image.Image) -> Image.Image:
+    return _tint(ImageEnhance.Brightness(img).enhance(1.12), (255, 214, 170), 0.15)
+
+
+def _metro(img: Image.Image) -> Image.Image:
+    return _tint(ImageEnhance.Color(img).enhance(0.55), (90, 130, 170), 0.18)
+
+
+def _eiffel(img: Image.Image) -> Image.Image:
+    return ImageEnhance.Contrast(ImageOps.grayscale(img).convert("RGB")).enhance(1.3)
+
+
+def _blush(img: Image.Image) -> Image.Image:
+    return _tint(img, (255, 150, 180), 0.2)
+
+
+def _modena(img: Image.Image) -> Image.Image:
+    return _tint(ImageEnhance.Contrast(img).enhance(0.75), (236, 214, 180), 0.2)
+
+
+def _reel(img: Image.Image) -> Image.Image:
+    return ImageEnhance.Contrast(_tint(img, (40, 150, 150), 0.2)).enhance(1.2)
+
+
+#: the photo filters a gallery editor may offer (Google Photos' names), in the order of its
+#: strip; which of them this phone's Gallery offers is drawn per seed (see ``store``)
+FILTERS: dict[str, Callable[[Image.Image], Image.Image]] = {
+    "Vivid": _vivid, "West": _west, "Palma": _palma, "Metro": _metro, "Eiffel": _eiffel,
+    "Blush": _blush, "Modena": _modena, "Reel": _reel,
+}
+
+
+def apply_filter(img: Image.Image, name: str) -> Image.Image:
+    """``img`` with the filter ``name`` (``ValueError`` for an unknown one)."""
+    if name not in FILTERS:
+        raise ValueError(f"unknown filter {name!r}; filters: {sorted(FILTERS)}")
+    return FILTERS[name](img.convert("RGB"))
 
 
 def encode(img: Image.Image, *, taken: str = "", place: str = "", fmt: str = "JPEG") -> bytes:

@@ -451,7 +451,7 @@ def trash(ctx: Ctx) -> Page:
 # -- the viewer --------------------------------------------------------------------------------
 def viewer(ctx: Ctx) -> Page:
     """One photo on black: its date and place above, the heart and the info button at the top,
-    Share, Add to album and Delete below."""
+    Share, Edit, Add to album and Delete below."""
     path = str(ctx.args["path"])
     found = next((p for p in photos(ctx) if p["path"] == path), None)
     if found is None:
@@ -494,11 +494,102 @@ def viewer(ctx: Ctx) -> Page:
 
     mime = "image/png" if path.endswith(".png") else "image/jpeg"
     bottom = Row([action("share", "Share", ctx.share(path=path, mime=mime), "share"),
+                  action("sliders", "Edit", ctx.go("edit", path=path), "edit"),
                   action("plus", "Add to album", ctx.show_dialog("album"), "add_to_album"),
                   action("trash", "Delete", ctx.show_dialog("delete"), "delete")],
                  height=dp(72), bg=BLACK)
     body = Column([top, stage, bottom], bg=BLACK)
     return Page(body, dialog=_viewer_dialog(ctx, p))
+
+
+# -- the editor --------------------------------------------------------------------------------
+_FILTERED: dict[tuple[str, str, str], Any] = {}  # (sha256, kind, filter) -> filtered picture
+
+
+def _filtered(ctx: Ctx, p: dict[str, Any], kind: str, name: str) -> Any:
+    """The photo's original (before any saved filter) as ``kind`` with the filter ``name``
+    ("" for none), cached by the file's hash."""
+    key = (p["sha256"], kind, name)
+    hit = _FILTERED.get(key)
+    if hit is None:
+        original = gs.original_bytes(ctx.store, p["path"])
+        if original is None:
+            base = image(ctx, p, kind)
+        else:
+            sha = hashlib.sha256(original).hexdigest()
+            base = gw.decoded(sha, kind, lambda: original)
+        hit = pictures.apply_filter(base, name) if name else base
+        if len(_FILTERED) > 256:
+            _FILTERED.clear()
+        _FILTERED[key] = hit
+    return hit
+
+
+def edit(ctx: Ctx) -> Page:
+    """The photo editor (Google Photos-like): the photo with the chosen filter, the strip of
+    filters this Gallery offers (None first), Cancel and Save. Save replaces the photo's file
+    with the filtered picture (same name, date and place) and keeps the original."""
+    path = str(ctx.args["path"])
+    p = next((q for q in photos(ctx) if q["path"] == path), None)
+    th = ctx.theme
+    if p is None:
+        return Page(Column([w.app_bar("", on_back=ctx.pop, theme=th),
+                            empty("This photo was deleted", ctx)], bg=th.surface))
+    current = ctx.store["edits"].get(path, {}).get("filter", "")
+    chosen = str(ctx.state.get("filter", current))
+    light = (200, 200, 200)
+
+    def save() -> None:
+        if chosen == current:
+            ctx.pop()
+            return
+        original = gs.original_bytes(ctx.store, path) or ctx.read_file(path)
+        with_filter = _filtered(ctx, p, "full", chosen)
+        fmt = "PNG" if path.lower().endswith(".png") else "JPEG"
+        data = pictures.encode(with_filter, taken=p["taken"], place=p["place"], fmt=fmt)
+        if chosen:
+            gs.save_edit(ctx.store, path, chosen, original)
+        else:  # back to the original
+            ctx.store["edits"].pop(path, None)
+            data = original
+        ctx.write_file(path, data)
+        ctx.pop()
+        ctx.toast("Saved")
+
+    top = Row([
+        Text("Cancel", size=15, weight="medium", color=WHITE, on_click=ctx.pop, desc="Cancel",
+             rid="cancel", cls="android.widget.Button", padding=(dp(12), dp(12), dp(12),
+                                                                 dp(12))),
+        View(flex=1, in_dump=False),
+        w.button("Save", save, theme=th, rid="save", enabled=chosen != current),
+    ], height=dp(64), padding=(dp(4), 0, w.MARGIN, 0), bg=BLACK)
+    img = _filtered(ctx, p, "full", chosen)
+    pic = Picture(img, width=1080, height=1080 * img.height // max(1, img.width),
+                  desc=f"{photo_desc(p)}, {chosen or 'no'} filter", rid="edit_preview")
+
+    def tile(name: str) -> View:
+        on = name == chosen
+        thumb = Picture(_filtered(ctx, p, "thumb", name), width=dp(64), height=dp(64),
+                        radius=dp(8), in_dump=False)
+        return Column([Column([thumb], padding=(dp(3),) * 4, radius=dp(10),
+                              bg=th.primary if on else BLACK, in_dump=False),
+                       Text(name or "None", size=12, align="center",
+                            color=WHITE if on else light, in_dump=False)],
+                      gap=dp(6), width=dp(76), on_click=ctx.setter("filter", name),
+                      desc=name or "None", text=name or "None", selected=on,
+                      rid="filter_option", cls="android.widget.Button")
+
+    strip = Row([View(flex=1, in_dump=False), *[tile(n) for n in ["", *ctx.store["filters"]]],
+                 View(flex=1, in_dump=False)], gap=dp(4), padding=(0, dp(8), 0, dp(8)),
+                rid="filter_strip", cls="android.widget.HorizontalScrollView")
+    tabs = Row([View(flex=1, in_dump=False),
+                Text("Filters", size=14, weight="medium", color=WHITE, rid="tab_filters",
+                     padding=(dp(12), dp(6), dp(12), dp(6)), radius=dp(16),
+                     bg=(60, 64, 67)),
+                View(flex=1, in_dump=False)], padding=(0, dp(4), 0, dp(12)))
+    body = Column([top, View(flex=1, bg=BLACK, in_dump=False), pic,
+                   View(flex=1, bg=BLACK, in_dump=False), strip, tabs], bg=BLACK)
+    return Page(body)
 
 
 def _viewer_dialog(ctx: Ctx, p: dict[str, Any]) -> View | None:

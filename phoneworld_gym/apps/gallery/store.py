@@ -13,9 +13,16 @@ The store (plain JSON):
 - ``trash``: ``[{"path", "deleted", "taken", "place", "data"}]``: a photo moved to the trash
   is deleted from shared storage (the common ``files`` table shows it gone) and kept here,
   bytes included, so that it can be restored.
+- ``filters``: the filters this phone's editor offers, four of :data:`pictures.FILTERS`
+  drawn per seed (Gallery versions differ in their filters, as phones' editors do).
+- ``edits``: path -> ``{"filter", "original"}``: a photo saved with a filter. The file in
+  shared storage is replaced by the filtered picture (the ``files`` row's hash changes) and
+  the original bytes (base64) are kept, so that a new filter applies to the original.
 
-Tables: ``gallery/favorites``, ``gallery/albums``, ``gallery/trash`` (what the user changes)
-and ``gallery/media`` (the start photos' dates and places; it never changes in an episode).
+Tables: ``gallery/favorites``, ``gallery/albums``, ``gallery/trash``, ``gallery/edits``
+(``_id`` the path, ``filter``: what the user changes), ``gallery/media`` (the start photos'
+dates and places) and ``gallery/filters`` (``_id`` the filter's name, ``position`` in the
+editor's strip); the last two never change in an episode.
 """
 
 from __future__ import annotations
@@ -152,8 +159,8 @@ def files(life: Life) -> dict[str, bytes]:
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """Metadata of the start photos, one or two favourites and two user albums (a trip to
-    another city and the best shots)."""
+    """Metadata of the start photos, one or two favourites, two user albums (a trip to
+    another city and the best shots) and the four filters the editor offers."""
     items = plan(life)
     meta = {p["path"]: {"taken": p["taken"], "place": p["place"]} for p in items}
     camera = [p for p in items if p["path"].startswith(CAMERA)]
@@ -167,7 +174,11 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     best = sorted(camera[int(i)]["path"] for i in rng.choice(
         len(camera), size=min(3, len(camera)), replace=False))
     albums.append({"name": "Best of winter", "paths": best})
-    return {"meta": meta, "favorites": fav, "albums": albums, "trash": []}
+    # drawn last, so the photos and albums above are the same whatever the filters
+    names = list(pictures.FILTERS)
+    offered = sorted(int(i) for i in rng.choice(len(names), size=4, replace=False))
+    return {"meta": meta, "favorites": fav, "albums": albums, "trash": [],
+            "filters": [names[i] for i in offered], "edits": {}}
 
 
 # -- what the screens show -----------------------------------------------------------------
@@ -249,6 +260,22 @@ def from_trash(store: dict[str, Any], path: str) -> bytes:
     raise KeyError(f"{path!r} is not in the trash")
 
 
+def save_edit(store: dict[str, Any], path: str, name: str, original: bytes) -> None:
+    """Remember that ``path`` was saved with the filter ``name`` (``ValueError`` for a
+    filter this editor does not offer), keeping the first original's bytes."""
+    if name not in store["filters"]:
+        raise ValueError(f"no filter {name!r} here; filters: {store['filters']}")
+    kept = store["edits"].get(path, {}).get("original") or \
+        base64.b64encode(original).decode("ascii")
+    store["edits"][path] = {"filter": name, "original": kept}
+
+
+def original_bytes(store: dict[str, Any], path: str) -> bytes | None:
+    """The bytes of ``path`` before any filter was saved on it (None when unedited)."""
+    e = store["edits"].get(path)
+    return base64.b64decode(e["original"]) if e else None
+
+
 # -- tables --------------------------------------------------------------------------------
 def favorite_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"_id": p} for p in sorted(store["favorites"])]
@@ -261,6 +288,16 @@ def album_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
 def trash_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"_id": t["path"], "deleted": t["deleted"], "taken": t["taken"],
              "place": t["place"]} for t in sorted(store["trash"], key=lambda t: t["path"])]
+
+
+def edit_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    """``gallery/edits``: the photos saved with a filter, by path."""
+    return [{"_id": p, "filter": e["filter"]} for p, e in sorted(store["edits"].items())]
+
+
+def filter_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    """``gallery/filters`` (static): the filters the editor offers, in its strip's order."""
+    return [{"_id": n, "position": k} for k, n in enumerate(store["filters"], start=1)]
 
 
 def media_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
