@@ -1,6 +1,9 @@
 """Shared storage (``/sdcard``): the phone's ``files`` table, which every app reads and writes
 through :class:`~phoneworld_gym.app.Ctx` and tasks through ``push_file`` and the probe.
 
+An SD card, where a phone has one, is mounted as Android mounts it, at
+``/storage/XXXX-XXXX/`` (its volume id): its files are rows of the same table.
+
 Rows live in ``world.system["files"]``, sorted by path: ``_id`` (the path), ``size``,
 ``sha256`` and ``data`` (the bytes, base64). Folders are implied by the files under them, as
 ``adb``'s sync service lists them; a folder with nothing in it does not exist here.
@@ -18,14 +21,16 @@ if TYPE_CHECKING:
 
 ROOT = "/sdcard/"
 MAX_FILE = 16 << 20
-_PATH = re.compile(r"^/sdcard/[^\x00]{1,512}$")
+_PATH = re.compile(r"^(/sdcard|/storage/[0-9A-F]{4}-[0-9A-F]{4})/[^\x00]{1,512}$")
 
 
 def check_path(path: str) -> str:
-    """``path`` when it is a file path under ``/sdcard/`` with no ``..``; else ``ValueError``."""
+    """``path`` when it is a file path under ``/sdcard/`` (or an SD card's
+    ``/storage/XXXX-XXXX/``) with no ``..``; else ``ValueError``."""
     if not isinstance(path, str) or not _PATH.match(path) or "/../" in path + "/" \
             or path.endswith("/") or "//" in path:
-        raise ValueError(f"files go under /sdcard/ (no '..', no trailing '/'), got {path!r}")
+        raise ValueError(f"files go under /sdcard/ or an SD card's /storage/XXXX-XXXX/ (no "
+                         f"'..', no trailing '/'), got {path!r}")
     return path
 
 

@@ -101,13 +101,20 @@ def selection_action(device: Device, name: str, option: str) -> Iterator[Action]
 
 
 def pick_destination(device: Device, folder: str) -> Iterator[Action]:
-    """In the Move/Copy picker (which starts in the items' folder): go up to Internal storage,
-    then down into ``folder``, and confirm."""
-    for _ in range(6):
-        if find(device, rid="up_title") is None:
-            break
-        yield tap(device, rid="up_title")
-    for part in folder[len("/sdcard/"):].split("/"):
+    """In the Move/Copy picker (which starts in the items' folder): go up to the top of its
+    storage device, or for a folder on the SD card (``/storage/XXXX-XXXX/...``) switch to
+    the card with its chip; then down into ``folder``, and confirm."""
+    on_card = folder.startswith("/storage/")
+    if on_card:
+        yield tap(device, text="SD card", rid="volume")
+    else:
+        for _ in range(6):
+            if find(device, rid="up_title") is None:
+                break
+            yield tap(device, rid="up_title")
+    root = "/".join(folder.split("/")[:3]) if on_card else "/sdcard"
+    rest = folder[len(root):].strip("/")
+    for part in rest.split("/") if rest else []:
         yield from scroll_to(device, text=part, rid="folder_title")
         yield tap(device, text=part, rid="folder_title")
     yield tap(device, rid="confirm")

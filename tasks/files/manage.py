@@ -1,6 +1,7 @@
 """Files tasks that change the common ``files`` table: rename, move, copy, delete, a new
-folder to move into, and a move to an SD card the phone does not have (infeasible). Each
-pushes the file it is about at setup, so they run on a real phone."""
+folder to move into, and a move to the SD card (with the card in; without it, infeasible).
+Each pushes the file it is about at setup, so they run on a real phone (the SD card ones
+put the card in or take it out with a Files fixture: PhoneWorld-only)."""
 
 from __future__ import annotations
 
@@ -312,15 +313,18 @@ class FilesNewFolderMove(_OneFile):
 
 @register_task
 class FilesMoveToSdCard(_OneFile):
-    """Infeasible by design: the phone has internal storage only (Files lists no SD card), so
-    a download cannot be moved to one; the right end is ``infeasible`` with nothing moved."""
+    """Infeasible by design: the phone has no SD card in (setup takes out the one about half
+    the phones have), so Files lists internal storage only and a download cannot be moved to
+    a card; the right end is ``infeasible`` with nothing moved. :class:`FilesMoveToSdCardIn`
+    is its feasible twin, with the card in; which one it is shows only in the app."""
 
     id = "FilesMoveToSdCard"
     apps = ("files",)
     difficulty = "medium"
+    tags: ClassVar[tuple[str, ...]] = ()
     feasible = False
     optimal_steps = 2
-    may_change = ()
+    may_change: ClassVar[tuple[str, ...]] = ()
     params_schema = {"name": str}
     template = "Move {name} from Downloads to my SD card."
     paraphrases = {
@@ -328,9 +332,22 @@ class FilesMoveToSdCard(_OneFile):
         "test": ("Put {name} on the external SD card and take it off the phone's storage.",),
     }
 
+    #: whether the SD card is in (the twin's) or out
+    card_in = False
+
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         return {"name": new_file(rng)}
+
+    def setup(self, device: Device) -> None:
+        super().setup(device)
+        device.fixture("files", "sd_card", inserted=self.card_in)
+
+    def _move(self, device: Device, dest: str, keep: bool = False) -> Iterator[Action]:
+        yield from open_folder(device, DOWNLOAD)
+        yield from item_menu(device, self.params["name"])
+        yield tap(device, text="Copy to" if keep else "Move to", rid="sheet_item_title")
+        yield from pick_destination(device, dest)
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from to_browse(device)  # Storage devices: internal storage only
@@ -338,10 +355,55 @@ class FilesMoveToSdCard(_OneFile):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Moves it to Documents and claims it is on the SD card."""
+        yield from self._move(device, DOCUMENTS)
+        yield Action("status", goal_status="complete")
+
+
+@register_task
+class FilesMoveToSdCardIn(FilesMoveToSdCard):
+    """The feasible twin of :class:`FilesMoveToSdCard`: its very wordings, on a phone with an
+    SD card in (setup puts in the one the phone may lack), so the download is moved onto the
+    card (any folder of it): gone from Downloads, the same bytes under the card's
+    ``/storage/XXXX-XXXX``. Without a twin "SD", "external" and "onto" were words no feasible
+    goal used, and ``status infeasible`` on sight of them won the infeasible task blind;
+    which one it is shows only in the app (Storage devices, the Move to picker)."""
+
+    id = "FilesMoveToSdCardIn"
+    tags = ("form",)
+    feasible = True
+    card_in = True
+    optimal_steps = 7
+    may_change = (FILES,)
+
+    def _card(self, device: Device) -> str:
+        return str(next(r["path"] for r in device.probe.query("files/volumes")
+                        if r["removable"]))
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        card, name = self._card(device) + "/", self.params["name"]
+
+        def on_card(path: Any) -> bool:  # in any folder of the card
+            return str(path).startswith(card) and str(path).endswith("/" + name)
+
+        return self.expect(expect(FILES, removed=[f"{DOWNLOAD}/{name}"],
+                                  added=[{"_id": on_card, "sha256": self._digest()}]))
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._move(device, self._card(device))
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Select the file by a long press and move it from the selection's menu."""
         yield from open_folder(device, DOWNLOAD)
-        yield from item_menu(device, self.params["name"])
-        yield tap(device, text="Move to", rid="sheet_item_title")
-        yield from pick_destination(device, DOCUMENTS)
+        yield from selection_action(device, self.params["name"], "Move to")
+        yield from pick_destination(device, self._card(device))
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Copies it to the card, leaving it on the phone's storage."""
+        yield from self._move(device, self._card(device), keep=True)
         yield Action("status", goal_status="complete")
 
 

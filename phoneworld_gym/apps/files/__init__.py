@@ -2,7 +2,8 @@
 
 It reads and changes the phone's common ``files`` table (``Ctx.files/read_file/write_file/
 move_file/delete_file``), so tasks over its files verify on a real phone too. Its own state is
-the empty folders made with "New folder" (``files/folders``; see :mod:`.store`). A file is
+the empty folders made with "New folder" (``files/folders``) and whether an SD card is in
+(``files/volumes``; see :mod:`.store`). A file is
 shared with the system share sheet; the starting documents come from :meth:`FilesApp.files`.
 """
 
@@ -32,7 +33,9 @@ class FilesApp(App):
     screens = {"main": screens.main, "folder": screens.folder, "category": screens.category,
                "preview": screens.preview, "pick_folder": screens.pick_folder,
                "search": screens.search}
-    providers = {"files/folders": store.provider_rows}
+    providers = {"files/folders": store.provider_rows, "files/volumes": store.volume_rows}
+    static_tables = frozenset({"files/volumes"})
+    fixtures = {"sd_card": store.fixture_sd_card}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         return store.generate(rng, life)

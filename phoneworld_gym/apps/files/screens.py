@@ -43,10 +43,19 @@ def parent(path: str) -> str:
     return path.rstrip("/").rsplit("/", 1)[0]
 
 
+def volume(path: str) -> tuple[str, str]:
+    """(the root, the name) of the storage volume ``path`` is on: internal storage, or an SD
+    card mounted at ``/storage/XXXX-XXXX``."""
+    if path.startswith("/storage/"):
+        return "/".join(path.split("/")[:3]), "SD card"
+    return fs.ROOT, "Internal storage"
+
+
 def pretty(folder: str) -> str:
-    """"/sdcard/Download" -> "Internal storage › Download"."""
-    rest = folder.rstrip("/")[len(fs.ROOT):].strip("/")
-    return " › ".join(["Internal storage", *([p for p in rest.split("/")] if rest else [])])
+    """"/sdcard/Download" -> "Internal storage › Download" ("SD card › Music" on a card)."""
+    root, name = volume(folder)
+    rest = folder.rstrip("/")[len(root):].strip("/")
+    return " › ".join([name, *([p for p in rest.split("/")] if rest else [])])
 
 
 def _exists(ctx: Ctx, path: str) -> bool:
@@ -132,7 +141,8 @@ def transfer(ctx: Ctx, paths: list[str], dest: str, *, keep: bool) -> str:
     n = f"{done} item{'s' if done != 1 else ''}"
     if not done:
         return "Already in this folder"
-    where = base(dest) if dest != fs.ROOT else "Internal storage"
+    root, name = volume(dest)
+    where = base(dest) if dest.rstrip("/") != root else name
     return f"{'Copied' if keep else 'Moved'} {n} to {where}"
 
 
@@ -392,7 +402,8 @@ def _new_folder(ctx: Ctx, folder: str) -> Handler:
 
 # -- screens --------------------------------------------------------------------------------------
 def main(ctx: Ctx) -> View:
-    """Browse: category tiles, then internal storage with how much is used."""
+    """Browse: category tiles, then the storage devices (internal storage, and the SD card
+    when one is in) with how much is used."""
     th = ctx.theme
     files = ctx.files("/sdcard/")
     used = sum(f["size"] for f in files)
@@ -423,6 +434,16 @@ def main(ctx: Ctx) -> View:
                                         color=th.on_surface_variant),
                           on_click=ctx.go("folder", path=fs.ROOT), rid="internal_storage",
                           theme=th)
+    devices: list[View] = [storage]
+    card = fs.card_root(ctx.store)
+    if card is not None:
+        on_card = sum(f["size"] for f in ctx.files(card + "/"))
+        devices.append(w.list_item("SD card", subtitle=f"{fs.size_text(on_card)} used",
+                                   leading=Icon("sd_card", size=22, box=40, color=th.primary),
+                                   trailing=Icon("chevron_right", size=18, box=24,
+                                                 color=th.on_surface_variant),
+                                   on_click=ctx.go("folder", path=card), rid="sd_card",
+                                   theme=th))
     offset, on_scroll = ctx.scroll()
     return Column([
         Row([Text("Files", size=22, color=th.on_surface, flex=1, rid="title"),
@@ -431,7 +452,7 @@ def main(ctx: Ctx) -> View:
             height=dp(64), padding=(w.MARGIN, 0, dp(4), 0)),
         Scroll([w.section("Categories", theme=th),
                 Column(grid, gap=dp(12), padding=(w.MARGIN, dp(4), w.MARGIN, dp(8))),
-                w.section("Storage devices", theme=th), storage],
+                w.section("Storage devices", theme=th), *devices],
                offset=offset, on_scroll=on_scroll, rid="browse"),
     ], bg=th.surface)
 
@@ -440,7 +461,8 @@ def folder(ctx: Ctx) -> Page:
     """One folder of shared storage: its subfolders, then its files."""
     path = str(ctx.args["path"]).rstrip("/")
     subs, direct = fs.listing(ctx.files(path + "/"), ctx.store["folders"], path)
-    title = "Internal storage" if path == fs.ROOT else base(path)
+    root, name = volume(path)
+    title = name if path == root else base(path)
     return _list_screen(ctx, title, pretty(path), subs, direct, path)
 
 
@@ -501,11 +523,13 @@ def preview(ctx: Ctx) -> View | Page:
 
 
 def pick_folder(ctx: Ctx) -> View:
-    """Move to / Copy to: browse folders from where the items are, then "Move here"."""
+    """Move to / Copy to: browse folders from where the items are, then "Move here". With an
+    SD card in, chips at the top switch between the storage devices (internal, SD card)."""
     th = ctx.theme
     op = str(ctx.args["op"])
     paths = list(ctx.args["paths"])
     cur = str(ctx.state.get("cur", ctx.args.get("start", fs.ROOT))).rstrip("/")
+    card = fs.card_root(ctx.store)
     subs, _ = fs.listing(ctx.files(cur + "/"), ctx.store["folders"], cur)
     offset, on_scroll = ctx.scroll()
 
@@ -521,9 +545,16 @@ def pick_folder(ctx: Ctx) -> View:
         ctx.pop()
         ctx.toast(msg)
 
-    rows: list[View] = [Text(pretty(cur), size=14, color=th.on_surface_variant, max_lines=1,
-                             rid="breadcrumb", padding=(w.MARGIN, dp(4), w.MARGIN, dp(8)))]
-    if cur != fs.ROOT:
+    rows: list[View] = []
+    root = volume(cur)[0]
+    if card is not None:  # which storage device: internal or the SD card
+        rows.append(Row([w.chip(name, selected=root == path, on_click=into(path), theme=th,
+                                rid="volume")
+                         for path, name in ((fs.ROOT, "Internal storage"), (card, "SD card"))],
+                        gap=dp(8), padding=(w.MARGIN, dp(8), w.MARGIN, dp(4))))
+    rows.append(Text(pretty(cur), size=14, color=th.on_surface_variant, max_lines=1,
+                     rid="breadcrumb", padding=(w.MARGIN, dp(4), w.MARGIN, dp(8))))
+    if cur != root:
         rows.append(hairline(w.list_item("Up", leading=Icon("arrow_up", size=20, box=40,
                                                             color=th.on_surface_variant),
                                          on_click=into(parent(cur)), rid="up", theme=th)))
@@ -534,6 +565,10 @@ def pick_folder(ctx: Ctx) -> View:
                                                          color=th.primary),
                                          on_click=None if moving else into(p), rid="folder",
                                          theme=th)))
+    if not subs:
+        rows.append(Text("No folders here", size=14, align="center",
+                         color=th.on_surface_variant, rid="empty_text",
+                         padding=(0, dp(48), 0, 0)))
     rows.append(w.spacer(dp(24)))
     verb = "Copy" if op == "copy" else "Move"
     bar = Row([View(flex=1, in_dump=False),

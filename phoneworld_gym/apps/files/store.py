@@ -8,6 +8,13 @@ a real phone. Shared storage has no empty folders (a folder is implied by the fi
 something is moved or copied into it; from then on the files imply it and the entry is dropped.
 A real phone would keep the empty directory; its ``files`` listing would not show it either.
 
+About half the phones have an SD card in (drawn per seed; the ``sd_card`` fixture inserts or
+takes it out at setup). It is mounted at ``/storage/<volume id>`` (``sd_card`` in the store:
+``{"uuid", "inserted"}``), starts empty, and its files are rows of the same ``files`` table;
+Files lists it under Storage devices and offers it in Move to / Copy to. The volumes are the
+static ``files/volumes`` table (``_id`` "primary" or the card's id, ``path``,
+``description``, ``removable``).
+
 A file's modified date is not in the ``files`` table (``_id``, ``size``, ``sha256``), so the app
 shows one derived from the content hash: stable across renames and moves, different for
 different content.
@@ -140,7 +147,37 @@ def provider_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    return {"folders": []}
+    """No folders of its own yet; an SD card (its volume id drawn even when there is none,
+    so the ``sd_card`` fixture can put it in) in about half the phones."""
+    uuid = f"{int(rng.integers(1 << 16)):04X}-{int(rng.integers(1 << 16)):04X}"
+    return {"folders": [], "sd_card": {"uuid": uuid, "inserted": bool(rng.random() < 0.5)}}
+
+
+def card_root(store: dict[str, Any]) -> str | None:
+    """The SD card's mount point (``/storage/XXXX-XXXX``), None when no card is in."""
+    card = store.get("sd_card") or {}
+    return f"/storage/{card['uuid']}" if card.get("inserted") else None
+
+
+def volume_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    """``files/volumes`` (static): internal storage, and the SD card when one is in."""
+    rows = [{"_id": "primary", "path": ROOT, "description": "Internal storage",
+             "removable": 0}]
+    root = card_root(store)
+    if root is not None:
+        rows.append({"_id": store["sd_card"]["uuid"], "path": root, "description": "SD card",
+                     "removable": 1})
+    return rows
+
+
+def fixture_sd_card(store: dict[str, Any], *, inserted: Any = None) -> dict[str, Any]:
+    """Setup: put the SD card in (``inserted=True``) or take it out. The card starts empty
+    (a taken-out card has no files to hide). Returns the card's ``files/volumes`` row, or
+    ``{}`` when it is out."""
+    if not isinstance(inserted, bool):
+        raise ValueError(f"sd_card: inserted must be true or false, got {inserted!r}")
+    store["sd_card"]["inserted"] = inserted
+    return next((r for r in volume_rows(store) if r["removable"]), {})
 
 
 # -- the documents a phone starts with ------------------------------------------------------------
