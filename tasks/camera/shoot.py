@@ -1,7 +1,7 @@
 """Camera tasks: take photos (checked as new files in ``/sdcard/DCIM/Camera``: these run on a
 real phone), change settings before shooting (the Camera's own table: PhoneWorld-only), read
 the last shot's name and date (information retrieval over ``files``), and a slow-motion video
-the app cannot record (infeasible).
+(on a phone whose camera films it; on one that does not, infeasible).
 
 Every oracle opens the Camera and answers its permission dialog ("While using the app") when
 it asks, as a person would on first use.
@@ -9,8 +9,9 @@ it asks, as a person would on first use.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from phoneworld_gym.matchers import DateMatch, Expected, StringMatch
 from phoneworld_gym.oracle import tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.camera.common import (
+    FOLDER,
     is_shot,
     open_camera,
     open_settings,
@@ -334,11 +336,17 @@ class CameraLastPhotoDate(Task):
 
 @register_task
 class CameraSlowMotion(Task):
-    """Infeasible by design: the Camera has Photo and Video modes and no slow motion."""
+    """Infeasible by design: this phone's camera does not film slow motion (its modes are
+    Photo and Video; about half the phones have a Slow motion mode, and setup makes this one
+    a phone without it). :class:`CameraSlowMotionRecord` is its feasible twin, on a phone
+    whose camera has the mode; which one it is shows only in the app (the mode strip).
+
+    Fewer goals: the template has no params; the phone varies with the seed."""
 
     id = "CameraSlowMotion"
     apps = ("camera",)
     difficulty = "medium"
+    tags: ClassVar[tuple[str, ...]] = ()
     feasible = False
     optimal_steps = 4
     template = "Record a slow-motion video with the camera."
@@ -347,8 +355,73 @@ class CameraSlowMotion(Task):
         "test": ("Capture a slo-mo video for me.",),
     }
 
+    #: whether the phone's camera films slow motion (the twin's does)
+    slow_motion = False
+
+    def setup(self, device: Device) -> None:
+        device.fixture("camera", "slow_motion", available=self.slow_motion)
+
     def oracle(self, device: Device) -> Iterator[Action]:
         """Looks at the modes (Photo, Video), finds no slow motion, and says so."""
         yield from open_camera(device)
         yield tap(device, rid="mode_video")
         yield Action("status", goal_status="infeasible")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """Records an ordinary video and claims it is slow motion."""
+        yield from open_camera(device)
+        yield tap(device, rid="mode_video")
+        yield tap(device, desc="Start recording")
+        yield tap(device, desc="Stop recording")
+        yield Action("status", goal_status="complete")
+
+
+def is_slow_motion(path: Any) -> bool:
+    """A new slow-motion video in the camera folder (``VID_..._SLOMO.mp4``)."""
+    p = str(path)
+    name = p[len(FOLDER):] if p.startswith(FOLDER) else ""
+    return bool(re.fullmatch(r"VID_\d{8}_\d{6}_SLOMO\.mp4", name))
+
+
+@register_task
+class CameraSlowMotionRecord(CameraSlowMotion):
+    """The feasible twin of :class:`CameraSlowMotion`: its very wordings, on a phone whose
+    camera has a Slow motion mode (setup makes it one), so exactly one slow-motion video is
+    added to the camera folder (``VID_..._SLOMO.mp4``; an ordinary ``VID_`` video is not
+    one). Without a twin "slow-motion", "slo-mo" and "video" were words no feasible goal
+    used, and ``status infeasible`` on sight of them won the infeasible task blind; which one
+    it is shows only in the app.
+
+    Fewer goals: the template has no params; the phone varies with the seed."""
+
+    id = "CameraSlowMotionRecord"
+    tags = ("files",)
+    feasible = True
+    slow_motion = True
+    optimal_steps = 6
+    may_change = ("files",)
+
+    def evaluate(self, device: Device, report: AgentReport) -> float:
+        return self.expect(expect("files", added=[{"_id": is_slow_motion}]))
+
+    def _film(self, device: Device, mode: str, once: bool = False) -> Iterator[Action]:
+        yield from open_camera(device, once)
+        yield tap(device, rid=f"mode_{mode}")
+        yield tap(device, desc="Start recording")
+        yield tap(device, desc="Stop recording")
+
+    def oracle(self, device: Device) -> Iterator[Action]:
+        yield from self._film(device, "slow_motion")
+        yield Action("status", goal_status="complete")
+
+    has_alt_oracle = True
+
+    def oracle_alt(self, device: Device) -> Iterator[Action]:
+        """Allow the camera only this time in the permission dialog."""
+        yield from self._film(device, "slow_motion", once=True)
+        yield Action("status", goal_status="complete")
+
+    def near_miss(self, device: Device) -> Iterator[Action]:
+        """An ordinary video (Video mode) instead of slow motion."""
+        yield from self._film(device, "video")
+        yield Action("status", goal_status="complete")

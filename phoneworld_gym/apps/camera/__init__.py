@@ -1,6 +1,8 @@
 """Camera: a Pixel Camera-like app. The shutter draws a synthetic photo and saves it into
 ``/sdcard/DCIM/Camera`` through shared storage, so the picture shows in the Gallery and in the
-common ``files`` table. The viewfinder asks for the camera permission on first use."""
+common ``files`` table. Video mode records ``VID_`` files; a Slow motion mode (240 fps) shows on
+the phones whose camera films it (about half). The viewfinder asks for the camera permission
+on first use."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class CameraApp(App):
     main_screen = "main"
     screens = {"main": screens.main, "review": screens.review, "settings": screens.settings}
     providers = {"camera/settings": store.settings_rows}
+    fixtures = {"slow_motion": store.fixture_slow_motion}
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         return store.generate(rng, life)

@@ -114,17 +114,43 @@ def _top_bar(ctx: Ctx) -> Row:
 
 
 def _modes(ctx: Ctx) -> Row:
+    """The mode strip: Photo and Video, and Slow motion first on a camera that films it.
+    While recording, the strip is not offered (as on a phone)."""
+    recording = bool(ctx.state.get("recording"))
+
     def tab(label: str, mode: str) -> Text:
         on = _mode(ctx) == mode
         return Text(label, size=15, weight="medium", color=BLACK if on else WHITE,
                     bg=(220, 226, 235) if on else None, radius=dp(18), height=dp(36),
-                    align="center", width=dp(88), padding=(0, dp(8), 0, 0),
-                    on_click=ctx.setter("mode", mode), selected=on, desc=label,
-                    rid=f"mode_{mode}", cls="android.widget.TextView")
+                    align="center", width=dp(120) if mode == "slow_motion" else dp(88),
+                    padding=(0, dp(8), 0, 0),
+                    on_click=None if recording else ctx.setter("mode", mode), selected=on,
+                    desc=label, rid=f"mode_{mode}", cls="android.widget.TextView")
 
-    return Row([View(flex=1, in_dump=False), tab("Photo", "photo"), tab("Video", "video"),
-                View(flex=1, in_dump=False)], gap=dp(16), height=dp(56), bg=BLACK,
-               cls="android.widget.HorizontalScrollView", rid="mode_tabs")
+    tabs = [tab("Photo", "photo"), tab("Video", "video")]
+    if ctx.store.get("slow_motion"):
+        tabs.insert(0, tab("Slow motion", "slow_motion"))
+    return Row([View(flex=1, in_dump=False), *tabs, View(flex=1, in_dump=False)], gap=dp(12),
+               height=dp(56), bg=BLACK, cls="android.widget.HorizontalScrollView",
+               rid="mode_tabs")
+
+
+def _record(ctx: Ctx) -> Handler:
+    """The video shutter: starts recording, and a second tap stops it and saves the video
+    (``VID_...mp4``; ``VID_..._SLOMO.mp4`` at 240 fps in Slow motion)."""
+    def h() -> None:
+        if not ctx.state.get("recording"):
+            ctx.state["recording"] = True
+            return
+        ctx.state["recording"] = False
+        slow = _mode(ctx) == "slow_motion"
+        existing = {f["path"] for f in ctx.files(cs.FOLDER)}
+        path = cs.video_path(existing, ctx.now, slow)
+        place = ctx.store["place"] if ctx.store["settings"]["location"] else ""
+        ctx.write_file(path, cs.video_bytes(ctx.now, place, slow))
+        ctx.toast("Slow motion video saved" if slow else "Video saved")
+
+    return h
 
 
 def _controls(ctx: Ctx, can_shoot: bool) -> Row:
@@ -139,14 +165,14 @@ def _controls(ctx: Ctx, can_shoot: bool) -> Row:
     shutter: View
     if not can_shoot:
         shutter = View(width=dp(80), height=dp(80), in_dump=False)
-    elif _mode(ctx) == "video":
-        shutter = Stack([View(width=dp(28), height=dp(28), radius=dp(14), bg=(234, 67, 53),
-                              in_dump=False)],
-                        width=dp(80), height=dp(80), radius=dp(40), bg=WHITE,
-                        desc="Start recording", rid="shutter_button",
-                        cls="android.widget.ImageButton",
-                        on_click=lambda: ctx.toast("Video recording is not available on this "
-                                                   "phone"))
+    elif _mode(ctx) in ("video", "slow_motion"):
+        recording = bool(ctx.state.get("recording"))
+        dot = View(width=dp(28), height=dp(28), radius=dp(6) if recording else dp(14),
+                   bg=(234, 67, 53), in_dump=False)
+        shutter = Stack([dot], width=dp(80), height=dp(80), radius=dp(40), bg=WHITE,
+                        desc="Stop recording" if recording else "Start recording",
+                        rid="shutter_button", cls="android.widget.ImageButton",
+                        on_click=_record(ctx))
     else:
         shutter = Stack([View(width=dp(64), height=dp(64), radius=dp(32), bg=WHITE,
                               border=BLACK, border_width=5, in_dump=False)],
@@ -193,6 +219,17 @@ def main(ctx: Ctx) -> Page:
         layers: list[View] = [Picture(img, desc="Viewfinder", rid="viewfinder")]
         if s["grid"]:
             layers.append(_grid_lines(h_px))
+        if ctx.state.get("recording"):
+            slow = _mode(ctx) == "slow_motion"
+            layers.append(Column([Row([
+                View(flex=1, in_dump=False),
+                Row([View(width=dp(10), height=dp(10), radius=dp(5), bg=(234, 67, 53),
+                          in_dump=False),
+                     Text("REC 240 fps" if slow else "REC", size=13, weight="medium",
+                          color=WHITE, rid="recording_badge")],
+                    gap=dp(6), padding=(dp(10), dp(4), dp(10), dp(4)), radius=dp(12),
+                    bg=(0, 0, 0)),
+                View(flex=1, in_dump=False)], padding=(0, dp(12), 0, 0))]))
         finder = Stack(layers, width=w_px, height=h_px)
     body = Column([_top_bar(ctx), finder, View(flex=1, bg=BLACK, in_dump=False),
                    _modes(ctx), _controls(ctx, answer is not None)], bg=BLACK)
