@@ -63,8 +63,19 @@ class StepSample:
     advantage: float
     old_logprobs: list[float] | None = None
     ref_logprobs: list[float] | None = None
-    #: per completion token, the tokens constrained decoding allowed there (None: any token)
+    #: per completion token, the tokens trie decoding allowed there (None: any token)
     allowed: list[list[int]] | None = None
+    #: whole-candidate decoding: every candidate of the step (token ids, end token
+    #: included) and the index of the one taken (``completion_ids`` is that one); the
+    #: update's policy is then the softmax over these candidates' scores
+    candidates: list[list[int]] | None = None
+    choice: int = -1
+    #: the group (task instance) the sample's episode belongs to: minibatches hold whole
+    #: groups, so a group's advantages (which sum to zero) meet in one optimiser step
+    group: int = -1
+    #: whole-candidate decoding with a KL penalty: the reference's log-policy over the
+    #: candidates (the KL is then exact, summed over them, not estimated from one sample)
+    ref_policy: list[float] | None = None
 
 
 def pack(samples: Sequence[StepSample], pad_id: int
@@ -302,51 +313,147 @@ def spread(values: Sequence[Sequence[float]], comp: torch.Tensor) -> torch.Tenso
     return grid
 
 
+def whole_group_batches(samples: Sequence[StepSample], size: int,
+                        rng: np.random.Generator) -> list[list[StepSample]]:
+    """``samples`` in minibatches of whole groups, in a random order of groups: groups are
+    added to a batch until it holds at least ``size`` samples (a group larger than ``size``
+    is a batch of its own; samples without a group are each a group). A group's advantages
+    sum to zero, so the step that raises its good episodes lowers its bad ones at once,
+    rather than pushing the policy one way in one step and back in the next."""
+    groups: dict[Any, list[StepSample]] = {}
+    for i, smp in enumerate(samples):
+        groups.setdefault(smp.group if smp.group >= 0 else ("alone", i), []).append(smp)
+    keys = list(groups)
+    batches: list[list[StepSample]] = []
+    batch: list[StepSample] = []
+    for j in rng.permutation(len(keys)):
+        batch += groups[keys[j]]
+        if len(batch) >= size:
+            batches.append(batch)
+            batch = []
+    if batch:
+        batches.append(batch)
+    return batches
+
+
+def candidate_logpolicy(model: Any, sample: StepSample, temperature: float) -> torch.Tensor:
+    """The log-policy ``[N]`` over a whole-candidate sample's candidates under ``model``."""
+    from phoneworld_gym.baselines.scoring import candidate_logprobs, candidate_policy
+
+    if not sample.candidates:
+        raise ValueError("the sample has no candidates (it was not decoded by whole "
+                         "candidates)")
+    if not 0 <= sample.choice < len(sample.candidates):
+        raise ValueError(f"the sample's choice {sample.choice} is not one of its "
+                         f"{len(sample.candidates)} candidates")
+    return candidate_policy(candidate_logprobs(model, sample.prompt_ids, sample.candidates),
+                            temperature)
+
+
+def chosen_mask(samples: Sequence[StepSample], comp: torch.Tensor) -> torch.Tensor:
+    """``comp`` without the completion tokens trie decoding forced (an allowed set of one
+    token: the JSON around the choice): the loss averages over the tokens the model chose."""
+    mask = comp.clone()
+    for b, smp in enumerate(samples):
+        if smp.allowed is None:
+            continue
+        places = comp[b].nonzero().squeeze(-1).tolist()
+        for t, ok in zip(places, smp.allowed):
+            if len(ok) <= 1:
+                mask[b, t] = 0
+    return mask
+
+
 def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequence[StepSample],
                   settings: GRPOSettings, pad_id: int, ref_model: Any = None,
                   rng: np.random.Generator | None = None) -> dict[str, float]:
-    """``settings.epochs`` passes of clipped-surrogate updates over ``samples``.
+    """``settings.epochs`` passes of clipped-surrogate updates over ``samples``, in
+    minibatches of whole groups (:func:`whole_group_batches`).
 
-    Old log-probabilities are taken once, before the first step (the policy that sampled);
-    reference log-probabilities likewise when ``kl_coef`` > 0 and a reference is given."""
+    A whole-candidate sample (``candidates`` set) is one decision: its ratio is
+    ``pi(choice) / pi_old(choice)`` under the softmax over its candidates, its KL to the
+    reference the exact KL of the two candidate distributions. A token sample's loss is
+    averaged over the completion tokens the model chose (trie decoding's forced tokens
+    left out). The minibatch's loss is the mean over its samples of these per-decision
+    losses. Old log-probabilities are taken once, before the first step (the policy that
+    sampled); reference ones likewise when ``kl_coef`` > 0 and a reference is given."""
     samples = [s for s in samples if s.advantage != 0.0]
     if not samples:
         return {"loss": 0.0, "samples": 0.0}
     model.eval()  # no dropout: the ratio compares the same function
     only = settings.allowed_tokens_only
-    for s, lp in zip(samples, compute_logprobs(model, samples, pad_id, settings.temperature,
-                                               allowed_only=only)):
-        s.old_logprobs = lp
-    if settings.kl_coef and ref_model is not None:
-        for s, lp in zip(samples, compute_logprobs(ref_model, samples, pad_id,
-                                                   settings.temperature, allowed_only=only)):
-            s.ref_logprobs = lp
+    temp = settings.temperature
+    scored = [s for s in samples if s.candidates]
+    tokens = [s for s in samples if not s.candidates]
+    with torch.no_grad():
+        for smp in scored:
+            lp = candidate_logpolicy(model, smp, temp)
+            smp.old_logprobs = [float(lp[smp.choice])]
+            if settings.kl_coef and ref_model is not None:
+                smp.ref_policy = candidate_logpolicy(ref_model, smp, temp).tolist()
+    if tokens:
+        for smp, lp in zip(tokens, compute_logprobs(model, tokens, pad_id, temp,
+                                                    allowed_only=only)):
+            smp.old_logprobs = lp
+        if settings.kl_coef and ref_model is not None:
+            for smp, lp in zip(tokens, compute_logprobs(ref_model, tokens, pad_id, temp,
+                                                        allowed_only=only)):
+                smp.ref_logprobs = lp
     rng = rng or np.random.default_rng(settings.seed)
-    losses, stats_sum, steps = [], {"ratio": 0.0, "clipped": 0.0, "kl": 0.0}, 0
+    dev = model_device(model)
+    losses: list[float] = []
+    sums = {"ratio": 0.0, "clipped": 0.0, "kl": 0.0}
+    decisions = 0
     for _ in range(settings.epochs):
-        order = rng.permutation(len(samples))
-        for i in range(0, len(order), settings.minibatch):
-            chunk = [samples[j] for j in order[i:i + settings.minibatch]]
-            ids, attn, comp = pack(chunk, pad_id)
-            dev = model_device(model)
-            logp = token_logprobs(model, ids.to(dev), attn.to(dev), settings.temperature,
-                                  [s.allowed for s in chunk] if only else [], comp.to(dev))
-            old = spread([s.old_logprobs or [] for s in chunk], comp).to(dev)
-            ref = (spread([s.ref_logprobs or [] for s in chunk], comp).to(dev)
-                   if chunk[0].ref_logprobs is not None else None)
-            adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=dev)
-            loss, stats = grpo_loss(logp, old, adv, comp.to(dev), clip_eps=settings.clip_eps,
-                                    kl_coef=settings.kl_coef, ref_logp=ref)
+        for batch in whole_group_batches(samples, settings.minibatch, rng):
             optimizer.zero_grad()
-            loss.backward()
+            total = 0.0
+            for smp in batch:
+                if not smp.candidates:
+                    continue
+                lp = candidate_logpolicy(model, smp, temp)
+                new = lp[smp.choice]
+                ratio = torch.exp(new - float((smp.old_logprobs or [0.0])[0]))
+                adv = float(smp.advantage)
+                clipped = torch.clamp(ratio, 1 - settings.clip_eps, 1 + settings.clip_eps)
+                term = -torch.minimum(ratio * adv, clipped * adv)
+                kl = 0.0
+                if settings.kl_coef and smp.ref_policy is not None:
+                    ref = torch.tensor(smp.ref_policy, dtype=lp.dtype, device=lp.device)
+                    kl_t = (lp.exp() * (lp - ref)).sum()
+                    term = term + settings.kl_coef * kl_t
+                    kl = float(kl_t.detach())
+                (term / len(batch)).backward()  # one graph at a time: memory of one step
+                total += float(term.detach())
+                sums["ratio"] += float(ratio.detach())
+                sums["clipped"] += float(ratio.detach() * adv > clipped.detach() * adv)
+                sums["kl"] += kl
+                decisions += 1
+            toks = [s for s in batch if not s.candidates]
+            if toks:
+                ids, attn, comp = pack(toks, pad_id)
+                logp = token_logprobs(model, ids.to(dev), attn.to(dev), temp,
+                                      [s.allowed for s in toks] if only else [],
+                                      comp.to(dev))
+                old = spread([s.old_logprobs or [] for s in toks], comp).to(dev)
+                ref_lp = (spread([s.ref_logprobs or [] for s in toks], comp).to(dev)
+                          if toks[0].ref_logprobs is not None else None)
+                adv_t = torch.tensor([s.advantage for s in toks], dtype=torch.float32,
+                                     device=dev)
+                loss_t, st = grpo_loss(logp, old, adv_t, chosen_mask(toks, comp).to(dev),
+                                       clip_eps=settings.clip_eps, kl_coef=settings.kl_coef,
+                                       ref_logp=ref_lp)
+                (loss_t * len(toks) / len(batch)).backward()
+                total += float(loss_t.detach()) * len(toks)
+                for k in sums:
+                    sums[k] += st[k] * len(toks)
+                decisions += len(toks)
             torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
             optimizer.step()
-            losses.append(loss.item())
-            for k in stats_sum:
-                stats_sum[k] += stats[k]
-            steps += 1
+            losses.append(total / len(batch))
     return {"loss": float(np.mean(losses)), "samples": float(len(samples)),
-            **{k: v / steps for k, v in stats_sum.items()}}
+            "minibatches": float(len(losses)),
+            **{k: v / max(decisions, 1) for k, v in sums.items()}}
 
 
 # -- rollouts -------------------------------------------------------------------------------
@@ -373,6 +480,13 @@ class Episode:
     #: unconstrained); see ``GRPOSettings.allowed_tokens_only``
     allowed: list[list[list[int]] | None] = dataclasses.field(default_factory=list,
                                                               repr=False)
+    #: per step, whole-candidate decoding's candidates (token ids) and the index taken
+    #: (None and -1: the step was decoded otherwise)
+    candidates: list[list[list[int]] | None] = dataclasses.field(default_factory=list,
+                                                                 repr=False)
+    choices: list[int] = dataclasses.field(default_factory=list, repr=False)
+    #: True when the episode ran out of ``max_steps`` before the env ended it
+    capped: bool = False
 
 
 RewardFn = Callable[[Episode], float]
@@ -396,12 +510,16 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
     turns: list[Turn] = []
     screens = [str(obs["a11y"])]
     allowed: list[list[list[int]] | None] = []
-    reward, success, n = 0.0, False, 0
+    cands: list[list[list[int]] | None] = []
+    choices: list[int] = []
+    reward, success, n, capped = 0.0, False, 0, False
     while True:
         action = agent.act(obs)
         last = agent.last
         steps.append((list(last["prompt_ids"]), list(last["completion_ids"])))
         allowed.append(last.get("allowed_ids"))
+        cands.append(last.get("candidates"))
+        choices.append(int(last.get("choice", -1)) if last.get("candidates") else -1)
         actions.append(str(last.get("completion", "")))
         obs, reward, term, trunc, info = env.step(action)
         turns.append(Turn(action if last.get("parsed", True) else None,
@@ -415,10 +533,11 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
             success = bool(info["success"])
             break
         if max_steps is not None and n >= max_steps:
-            reward, success = 0.0, False
+            reward, success, capped = 0.0, False, True
             break
     return Episode(source, task, seed, steps, success, float(reward), goal=goal,
-                   actions=actions, turns=turns, screens=screens, allowed=allowed)
+                   actions=actions, turns=turns, screens=screens, allowed=allowed,
+                   candidates=cands, choices=choices, capped=capped)
 
 
 def has_spread(rewards: Sequence[float]) -> bool:
@@ -457,24 +576,34 @@ def collect_groups(sampler: Any, agent: Any, settings: GRPOSettings,
         out.drawn += 1
         out.episodes += group
         rewards = [ep.reward for ep in group]
+        record = getattr(sampler, "record", None)
+        if record is not None:  # an adaptive sampler learns each instance's success rate
+            record(inst, [ep.success for ep in group])
         if not has_spread(rewards):
             continue
         out.kept += 1
-        out.samples += group_samples(group, rewards, settings.balance_episodes)
+        out.samples += group_samples(group, rewards, settings.balance_episodes,
+                                     group_id=out.drawn)
     return out
 
 
-def group_samples(group: Sequence[Episode], rewards: Sequence[float], balance: bool
-                  ) -> list[StepSample]:
+def group_samples(group: Sequence[Episode], rewards: Sequence[float], balance: bool,
+                  group_id: int = -1) -> list[StepSample]:
     """One group's step samples with their episodes' advantages; with ``balance`` each
-    advantage is scaled by ``mean steps / the episode's steps`` (see ``balance_episodes``)."""
+    advantage is scaled by ``mean steps / the episode's steps`` (see ``balance_episodes``).
+    Every sample carries ``group_id`` (minibatches keep a group together) and, for steps
+    decoded by whole candidates, the step's candidates and choice."""
     mean_steps = float(np.mean([max(len(ep.steps), 1) for ep in group]))
     samples = []
     for ep, a in zip(group, group_advantages(rewards)):
         scale = mean_steps / max(len(ep.steps), 1) if balance else 1.0
-        sets = ep.allowed if len(ep.allowed) == len(ep.steps) else [None] * len(ep.steps)
-        samples += [StepSample(p, c, a * scale, allowed=ok)
-                    for (p, c), ok in zip(ep.steps, sets) if c]
+        n = len(ep.steps)
+        sets = ep.allowed if len(ep.allowed) == n else [None] * n
+        cands = ep.candidates if len(ep.candidates) == n else [None] * n
+        picks = ep.choices if len(ep.choices) == n else [-1] * n
+        samples += [StepSample(p, c, a * scale, allowed=ok, candidates=cs, choice=k,
+                               group=group_id)
+                    for (p, c), ok, cs, k in zip(ep.steps, sets, cands, picks) if c]
     return samples
 
 
@@ -508,6 +637,7 @@ def train_grpo(model: Any, tokenizer: Any, sampler: Any, settings: GRPOSettings,
                   "episode_steps": float(np.mean([len(e.steps) for e in episodes])),
                   "sources": sorted({e.source for e in episodes}),
                   "drawn": got.drawn, "kept": got.kept,
+                  "spread": round(got.kept / max(got.drawn, 1), 4),
                   **stats, "seconds": round(time.time() - t0, 2)}
         history.append(record)
         if log is not None:

@@ -69,9 +69,15 @@ class Completion:
     token_ids: list[int]
     #: prompt tokens cut from the middle to fit the model's context (0 almost always)
     truncated: int = 0
-    #: constrained decoding only: for each completion token, the tokens the trie allowed at
-    #: its place (the chosen one among them); the RL update renormalises over these
+    #: trie decoding only: for each completion token, the tokens the trie allowed at its
+    #: place (the chosen one among them); the RL update renormalises over these
     allowed_ids: list[list[int]] | None = None
+    #: whole-candidate decoding only: every candidate's token ids (end token included), the
+    #: index of the one picked (``token_ids`` is that one) and each candidate's
+    #: ``log p(candidate | prompt)``
+    candidates: list[list[int]] | None = None
+    choice: int = -1
+    scores: list[float] | None = None
 
 
 def _image_from_url(url: str) -> Any:
@@ -256,6 +262,73 @@ class LocalModel:
         return Completion(prompt, prompt_ids, text, ids, truncated, allowed_ids)
 
 
+    def candidate_ids(self, text: str) -> list[int]:
+        """A candidate completion's token ids with the end token (remembered per text)."""
+        cache: dict[str, list[int]] = self.__dict__.setdefault("_candidate_ids", {})
+        ids = cache.get(text)
+        if ids is None:
+            ids = list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+            ids.append(self.tokenizer.eos_token_id)
+            if len(cache) < 200_000:
+                cache[text] = ids
+        return ids
+
+    def choose(self, messages: Sequence[Mapping[str, Any]] | str, candidates: Sequence[str],
+               *, temperature: float = 0.0, seed: int | None = None) -> Completion:
+        """Pick one of ``candidates`` as the completion of ``messages``, each scored as a
+        whole (:func:`~phoneworld_gym.baselines.scoring.candidate_logprobs`: one pass over
+        the prompt, one batched pass over the candidates): the best one when
+        ``temperature`` is 0, else a draw from ``softmax(score / temperature)`` (seeded by
+        ``seed``). The prompt is cut from the middle like :meth:`generate`'s when it does
+        not leave room for the longest candidate."""
+        import torch
+
+        from phoneworld_gym.baselines.scoring import candidate_logprobs
+
+        if not candidates:
+            raise ValueError("choose needs at least one candidate")
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        images: list[Any] = []
+        if isinstance(messages, str):
+            prompt = messages
+        else:
+            if _has_images(messages) and not self.is_vlm:
+                raise ValueError("this model reads text only; the messages hold an image")
+            prompt = self.prompt_text(messages)
+            if self.is_vlm:
+                images = split_images(messages)[1]
+        if self.is_vlm:
+            inputs = dict(self.processor(text=[prompt], images=images or None,
+                                         return_tensors="pt"))
+        else:
+            inputs = dict(self.tokenizer([prompt], return_tensors="pt",
+                                         add_special_tokens=False))
+        cand_ids = [self.candidate_ids(c) for c in candidates]
+        longest = max(len(c) for c in cand_ids)
+        truncated = 0
+        limit = self.max_positions
+        n = int(inputs["input_ids"].shape[1])
+        if limit is not None and not images and n + longest > limit:
+            truncated = n + longest - limit
+            head = max(0, limit - longest) // 4
+            inputs = {k: torch.cat([v[:, :head], v[:, head + truncated:]], dim=1)
+                      for k, v in inputs.items()}
+        prompt_ids = inputs["input_ids"][0].tolist()
+        extra = {k: v.to(self.device) for k, v in inputs.items()
+                 if k not in ("input_ids", "attention_mask")}
+        with torch.no_grad():
+            scores = candidate_logprobs(self.model, prompt_ids, cand_ids,
+                                        inputs=extra).cpu()
+        if temperature == 0:
+            pick = int(torch.argmax(scores))
+        else:
+            gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None
+            probs = torch.softmax(scores.double() / temperature, dim=0)
+            pick = int(torch.multinomial(probs, 1, generator=gen))
+        return Completion(prompt, prompt_ids, str(candidates[pick]), list(cand_ids[pick]),
+                          truncated, None, cand_ids, pick, scores.tolist())
+
     def token_trie(self, texts: Sequence[str]) -> dict[tuple[int, ...], list[int]]:
         """For constrained decoding: each token prefix of ``texts`` (each followed by the end
         token) -> the tokens that may follow it."""
@@ -321,7 +394,11 @@ class LMAgent:
         seed: seeds sampling (each step draws from ``seed`` and the step's number).
         constrained: let the model write only one of the screen's candidate actions
             (:func:`~phoneworld_gym.baselines.prompt.candidate_actions`), so every reply is
-            a valid action; off, the reply is free text parsed afterwards.
+            a valid action; off (False), the reply is free text parsed afterwards. True (or
+            ``"scored"``) scores every candidate as a whole and picks by those scores
+            (:meth:`LocalModel.choose`); ``"trie"`` decodes token by token through a trie
+            of the candidates (older, slower, and with a prefix trap: see
+            :mod:`~phoneworld_gym.baselines.scoring`).
         apps: the app names a constrained ``open_app`` may name (default: PhoneWorld's
             launcher apps).
     """
@@ -332,7 +409,7 @@ class LMAgent:
                  max_new_tokens: int = 96, temperature: float = 0.0, device: str = "cpu",
                  lora: Any = None, screenshots: bool = False,
                  max_history: int = MAX_HISTORY, seed: int | None = 0,
-                 constrained: bool = False, apps: Sequence[str] | None = None):
+                 constrained: bool | str = False, apps: Sequence[str] | None = None):
         src = model_path_or_objects
         if isinstance(src, LocalModel):
             if lora is not None:
@@ -352,7 +429,13 @@ class LMAgent:
         self.screenshots = screenshots
         self.max_history = max_history
         self.seed = seed
-        self.constrained = constrained
+        if constrained not in (False, True, "scored", "trie"):
+            raise ValueError(f"constrained must be False, True, 'scored' or 'trie', got "
+                             f"{constrained!r}")
+        #: "" (free replies), "scored" (whole candidates) or "trie" (token by token)
+        self.decoding = "" if constrained is False else (
+            "scored" if constrained is True else str(constrained))
+        self.constrained = bool(self.decoding)
         self.apps = list(apps) if apps is not None else launcher_apps()
         self.goal = ""
         self.history: list[Turn] = []
@@ -407,10 +490,14 @@ class LMAgent:
             goal = self.goal or str(obs.get("goal", ""))
             allowed = [format_action(a) for a in
                        candidate_actions(goal, elements, apps=self.apps)]
-        done = self.lm.generate(self.messages(obs, elements),
-                                max_new_tokens=self.max_new_tokens,
-                                temperature=self.temperature, seed=self._step_seed(),
-                                allowed=allowed)
+        if self.decoding == "scored" and allowed is not None:
+            done = self.lm.choose(self.messages(obs, elements), allowed,
+                                  temperature=self.temperature, seed=self._step_seed())
+        else:
+            done = self.lm.generate(self.messages(obs, elements),
+                                    max_new_tokens=self.max_new_tokens,
+                                    temperature=self.temperature, seed=self._step_seed(),
+                                    allowed=allowed)
         action = parse_action(done.text)
         parsed = action is not None
         self.stats["steps"] += 1
@@ -418,7 +505,8 @@ class LMAgent:
         self.stats["truncated"] += bool(done.truncated)
         self.last = {"prompt": done.prompt, "prompt_ids": done.prompt_ids,
                      "completion": done.text, "completion_ids": done.token_ids,
-                     "allowed_ids": done.allowed_ids,
+                     "allowed_ids": done.allowed_ids, "candidates": done.candidates,
+                     "choice": done.choice,
                      "action": action if parsed else NO_OP, "parsed": parsed}
         self.history.append(Turn(action, "", done.text))
         return action if action is not None else NO_OP

@@ -419,14 +419,14 @@ def _screenshot_over_http(agent: LMAgent, obs: dict[str, Any], ids: list[int]) -
         server.server_close()
 
 
-def test_constrained_untrained_model_writes_only_the_screens_actions(
+def test_trie_decoding_untrained_model_writes_only_the_screens_actions(
         tiny: Path, env: gymnasium.Env) -> None:
     """An untrained model emits noise freely; constrained, each reply is exactly one of the
     screen's candidate actions (and so a real action, never the recorded no-op), and sampling
     under the constraint is seeded like free sampling."""
     from phoneworld_gym.baselines.prompt import candidate_actions
 
-    agent = LMAgent(tiny, max_new_tokens=8, constrained=True, temperature=1.0, seed=3)
+    agent = LMAgent(tiny, max_new_tokens=8, constrained="trie", temperature=1.0, seed=3)
     obs, _ = env.reset(seed=0)
     agent.reset(obs["goal"])
     seen = []
@@ -450,7 +450,7 @@ def test_constrained_untrained_model_writes_only_the_screens_actions(
         if term or trunc:
             break
     assert agent.stats["unparsable"] == 0
-    again = LMAgent(tiny, max_new_tokens=8, constrained=True, temperature=1.0, seed=3)
+    again = LMAgent(tiny, max_new_tokens=8, constrained="trie", temperature=1.0, seed=3)
     obs, _ = env.reset(seed=0)
     again.reset(obs["goal"])
     assert format_action(again.act(obs)) == seen[0]

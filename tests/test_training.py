@@ -580,7 +580,7 @@ def test_train_grpo_updates_from_episode_rewards(tiny) -> None:
     assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))
 
 
-def test_constrained_episodes_carry_their_allowed_tokens_into_the_samples(tiny) -> None:
+def test_trie_episodes_carry_their_allowed_tokens_into_the_samples(tiny) -> None:
     """A constrained agent's episode records, per step, the allowed tokens of each completion
     token, and its group's samples carry them to the update."""
     import gymnasium
@@ -592,7 +592,7 @@ def test_constrained_episodes_carry_their_allowed_tokens_into_the_samples(tiny) 
     env = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
     try:
         group = [play(env, LMAgent(path, temperature=1.0, max_new_tokens=8, seed=k,
-                                   constrained=True), "mock", "ClockEarliestAlarm", 5,
+                                   constrained="trie"), "mock", "ClockEarliestAlarm", 5,
                       max_steps=2) for k in range(2)]
     finally:
         env.close()

@@ -1,0 +1,126 @@
+"""Whole-candidate scoring: the log-probability a causal LM gives each of a set of completions
+of one prompt, computed with one forward pass over the prompt and one batched pass over the
+candidates (the prompt's key/value cache shared among them).
+
+This is the constrained decoder of :class:`~phoneworld_gym.baselines.lm_agent.LMAgent`
+(``constrained=True``): the screen's candidate actions are scored as whole sequences
+(``log p(candidate | prompt)``, the sum of its tokens' log-probabilities, end token included)
+and one is picked from ``softmax(score / temperature)``, or the best one when greedy. Decoding
+token by token through a trie instead (``constrained="trie"``) has a trap: once the model's
+first token is a digit, the trie may only allow it to continue as a bare number ("5" of the
+answers 0-30) even when the model meant a time ("5:30 AM") that is not on this screen, so a
+reply the model would never choose as a whole is forced on it. Scored as wholes, "5"
+followed by the end of the answer is as unlikely as the model makes it.
+
+The same function gives the RL update its gradient: the policy over one step's candidates is
+``log_softmax(scores / temperature)``, exact and normalised over exactly the actions the
+decoder could pick, so the ratio, the clip and the KL are over the decision the agent made,
+with no forced tokens in them.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+
+
+def _cache_kw(model: Any) -> str:
+    """The name the model's forward takes its key/value cache under (``cache`` in newer
+    transformers, ``past_key_values`` before)."""
+    try:
+        params = inspect.signature(model.forward).parameters
+    except (TypeError, ValueError):
+        return "past_key_values"
+    return "cache" if "cache" in params else "past_key_values"
+
+
+def _cache_of(out: Any) -> Any:
+    cache = getattr(out, "cache", None)
+    return cache if cache is not None else getattr(out, "past_key_values", None)
+
+
+def _layers(past: Any) -> list[Any] | None:
+    """The cache's per-layer objects with ``keys``/``values`` tensors (transformers' dynamic
+    cache), or None when the cache is of another kind."""
+    layers = getattr(past, "layers", None)
+    if not layers or not all(hasattr(lay, "keys") and hasattr(lay, "values")
+                             for lay in layers):
+        return None
+    if not all(isinstance(lay.keys, torch.Tensor) for lay in layers):
+        return None
+    return list(layers)
+
+
+def candidate_logprobs(model: Any, prompt_ids: Sequence[int] | torch.Tensor,
+                       candidates: Sequence[Sequence[int]], *, chunk: int = 64,
+                       inputs: Mapping[str, Any] | None = None) -> torch.Tensor:
+    """``out[i] = log p(candidates[i] | prompt)`` (natural log, temperature 1), a ``[N]``
+    float tensor on the model's device, with gradients when autograd is on.
+
+    ``prompt_ids`` is the prompt's token ids (1-d); each candidate is a non-empty list of
+    token ids (its end token included when it should end there). ``inputs`` adds model
+    inputs for the prompt pass (a VLM's ``pixel_values``). Candidates are scored ``chunk`` at
+    a time against the prompt's key/value cache; a model whose cache is not transformers'
+    dynamic kind is scored by full passes over prompt + candidate instead (same numbers,
+    slower)."""
+    if not candidates:
+        raise ValueError("no candidates to score")
+    if any(len(c) == 0 for c in candidates):
+        raise ValueError("a candidate has no tokens")
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    dev = next(model.parameters()).device
+    prompt = torch.as_tensor(prompt_ids, dtype=torch.long, device=dev).reshape(1, -1)
+    if prompt.shape[1] == 0:
+        raise ValueError("the prompt has no tokens")
+    extra = dict(inputs or {})
+    out = model(input_ids=prompt, attention_mask=torch.ones_like(prompt), use_cache=True,
+                **extra)
+    first = torch.log_softmax(out.logits[0, -1].float(), dim=-1)  # predicts token 0
+    past = _cache_of(out)
+    layers = _layers(past)
+    saved = [(lay.keys, lay.values) for lay in layers] if layers is not None else None
+    width = max(len(c) for c in candidates)
+    scores: list[torch.Tensor] = []
+    for start in range(0, len(candidates), chunk):
+        group = candidates[start:start + chunk]
+        n = len(group)
+        ids = torch.zeros((n, width), dtype=torch.long, device=dev)
+        mask = torch.zeros((n, width), dtype=torch.bool, device=dev)
+        for i, c in enumerate(group):
+            ids[i, :len(c)] = torch.as_tensor(list(c), dtype=torch.long)
+            mask[i, :len(c)] = True
+        total = first.gather(0, ids[:, 0])  # [n]
+        if width > 1:
+            rest = ids[:, :-1]
+            if layers is not None and saved is not None:
+                for lay, (k, v) in zip(layers, saved):
+                    lay.keys = k.expand(n, *k.shape[1:])
+                    lay.values = v.expand(n, *v.shape[1:])
+                attn = torch.ones((n, prompt.shape[1] + rest.shape[1]), dtype=torch.long,
+                                  device=dev)
+                logits = model(input_ids=rest, attention_mask=attn, use_cache=True,
+                               **{_cache_kw(model): past}).logits
+            else:  # no reusable cache: whole sequences (the prompt repeated per candidate)
+                full = torch.cat([prompt.expand(n, -1), rest], dim=1)
+                logits = model(input_ids=full, attention_mask=torch.ones_like(full),
+                               **extra).logits[:, prompt.shape[1]:]
+            logp = torch.log_softmax(logits.float(), dim=-1)
+            picked = logp.gather(-1, ids[:, 1:, None]).squeeze(-1)  # [n, width - 1]
+            total = total + (picked * mask[:, 1:]).sum(dim=1)
+        scores.append(total)
+    if layers is not None and saved is not None:
+        for lay, (k, v) in zip(layers, saved):
+            lay.keys, lay.values = k, v
+    return torch.cat(scores)
+
+
+def candidate_policy(scores: torch.Tensor, temperature: float) -> torch.Tensor:
+    """The log-probabilities of picking each candidate: ``log_softmax(scores / temperature)``
+    (temperature > 0; greedy decoding takes the argmax of ``scores`` instead)."""
+    if temperature <= 0:
+        raise ValueError(f"temperature must be > 0 for a distribution, got {temperature}")
+    return torch.log_softmax(scores.float() / temperature, dim=0)

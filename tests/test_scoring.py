@@ -1,0 +1,183 @@
+"""Whole-candidate scoring (the constrained decoder and the RL update's policy): exact
+against plain forward passes, differentiable, and used by the agent and the update."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from phoneworld_gym.baselines.grpo import (  # noqa: E402
+    GRPOSettings,
+    StepSample,
+    candidate_logpolicy,
+    update_policy,
+    whole_group_batches,
+)
+from phoneworld_gym.baselines.scoring import candidate_logprobs, candidate_policy  # noqa: E402
+
+
+def _llama(seed: int = 0, vocab: int = 97) -> object:
+    torch.manual_seed(seed)
+    cfg = transformers.LlamaConfig(vocab_size=vocab, hidden_size=32, intermediate_size=64,
+                                   num_hidden_layers=2, num_attention_heads=4,
+                                   num_key_value_heads=2, max_position_embeddings=256)
+    model = transformers.LlamaForCausalLM(cfg)
+    for p in model.parameters():  # larger weights than the default: sharper distributions
+        p.data.normal_(0, 0.2)
+    return model.eval()
+
+
+def _naive(model: object, prompt: list[int], cand: list[int]) -> float:
+    ids = torch.tensor([prompt + cand])
+    with torch.no_grad():
+        logp = torch.log_softmax(model(input_ids=ids).logits[0].float(), dim=-1)
+    return float(sum(logp[len(prompt) - 1 + i, t] for i, t in enumerate(cand)))
+
+
+CANDS = [[5], [5, 7, 9], [5, 7], [11, 3, 3, 3, 2], [2], [40, 41, 42, 43, 44, 45, 46]]
+
+
+def test_scores_equal_full_passes_in_any_chunking() -> None:
+    """Each score is log p(candidate | prompt) as a full forward pass over prompt + candidate
+    gives it, whether candidates go in one batch or one at a time (the prompt's cache is
+    shared and restored between chunks)."""
+    model = _llama()
+    prompt = list(np.random.default_rng(0).integers(1, 97, size=30))
+    want = [_naive(model, prompt, c) for c in CANDS]
+    for chunk in (64, 1, 4):
+        with torch.no_grad():
+            got = candidate_logprobs(model, prompt, CANDS, chunk=chunk)
+        assert got.shape == (len(CANDS),)
+        assert np.allclose(got.numpy(), want, atol=1e-4), (chunk, got, want)
+    # a prefix and its extension are different candidates with different scores:
+    # "5" then the end is not the same decision as "5 7 9"
+    assert abs(float(got[0]) - float(got[1])) > 1e-3
+
+
+def test_scores_carry_gradients_and_bad_input_is_refused() -> None:
+    model = _llama()
+    scores = candidate_logprobs(model, [1, 2, 3, 4], CANDS)
+    candidate_policy(scores, 1.0)[2].backward()
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    assert grads and any(float(g.abs().sum()) > 0 for g in grads)
+    with pytest.raises(ValueError, match="no candidates"):
+        candidate_logprobs(model, [1, 2], [])
+    with pytest.raises(ValueError, match="no tokens"):
+        candidate_logprobs(model, [1, 2], [[3], []])
+    with pytest.raises(ValueError, match="prompt has no tokens"):
+        candidate_logprobs(model, [], [[3]])
+    with pytest.raises(ValueError, match="temperature"):
+        candidate_policy(scores.detach(), 0.0)
+
+
+def test_policy_is_a_distribution_over_the_candidates() -> None:
+    scores = torch.tensor([-3.0, -1.0, -2.0])
+    for t in (0.5, 1.0, 2.0):
+        lp = candidate_policy(scores, t)
+        assert torch.isclose(lp.exp().sum(), torch.tensor(1.0))
+        assert int(lp.argmax()) == 1
+    # higher temperature: flatter
+    assert float(candidate_policy(scores, 2.0).max()) < float(candidate_policy(scores, 0.5).max())
+
+
+def _sample(model: object, group: int, adv: float, choice: int) -> StepSample:
+    prompt = [1, 2, 3, 4, 5, 6]
+    return StepSample(prompt, list(CANDS[choice]), adv, candidates=[list(c) for c in CANDS],
+                      choice=choice, group=group)
+
+
+def test_whole_group_batches_keep_groups_together() -> None:
+    samples = [StepSample([1], [2], 1.0, group=g) for g in (0, 0, 0, 1, 1, 2, 3, 3, 3, 3)]
+    samples.append(StepSample([1], [2], 1.0))  # no group: alone
+    batches = whole_group_batches(samples, 4, np.random.default_rng(0))
+    assert sorted(id(s) for b in batches for s in b) == sorted(id(s) for s in samples)
+    for b in batches:
+        for g in {s.group for s in b if s.group >= 0}:
+            assert sum(s.group == g for s in b) == sum(s.group == g for s in samples)
+    assert all(len(b) >= 4 for b in batches[:-1])
+
+
+def test_update_raises_the_rewarded_candidate_and_the_clip_bites() -> None:
+    """Scored samples: an update moves probability to the candidate whose episodes were
+    rewarded, away from the one whose were not, with the ratio clipped on later epochs."""
+    model = _llama(1)
+    good, bad = 0, 4  # p 0.35 and 0.64 at the start
+    samples = [_sample(model, 0, +1.0, good), _sample(model, 0, -1.0, bad),
+               _sample(model, 1, +1.0, good), _sample(model, 1, -1.0, bad)]
+    before = candidate_logpolicy(model, samples[0], 1.0).detach().exp()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.0)
+    stats = update_policy(model, opt, samples,
+                          GRPOSettings(epochs=6, minibatch=4, lr=3e-3, clip_eps=0.2,
+                                       temperature=1.0), pad_id=0)
+    after = candidate_logpolicy(model, samples[0], 1.0).detach().exp()
+    assert float(after[good]) > float(before[good]) + 0.03, (before, after)
+    assert float(after[bad]) < float(before[bad])
+    assert stats["samples"] == 4 and stats["minibatches"] == 6  # one batch per epoch
+    assert stats["clipped"] > 0  # later epochs pushed past 1 +- eps
+    assert stats["kl"] == 0.0
+
+
+def test_exact_kl_to_the_reference_is_zero_at_the_reference_and_bounded() -> None:
+    model, ref = _llama(2), _llama(2)
+    samples = [_sample(model, 0, +1.0, 0), _sample(model, 0, -1.0, 4)]
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.0)
+    stats = update_policy(model, opt, samples,
+                          GRPOSettings(epochs=1, minibatch=2, lr=1e-3, kl_coef=0.1,
+                                       temperature=1.0), pad_id=0, ref_model=ref)
+    assert abs(stats["kl"]) < 1e-6  # the first step is taken at the reference
+    assert samples[0].ref_policy is not None and len(samples[0].ref_policy) == len(CANDS)
+    stats = update_policy(model, opt, samples,
+                          GRPOSettings(epochs=4, minibatch=2, lr=1e-2, kl_coef=0.1,
+                                       temperature=1.0), pad_id=0, ref_model=ref)
+    assert 0 < stats["kl"] < np.log(len(CANDS)) * 4  # exact KL over candidates: bounded
+
+
+# -- the agent ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
+
+    root = tmp_path_factory.mktemp("tiny_scoring")
+    return build_tiny(root / "model", list(oracle_corpus(["ContactsStar"], seeds=[0])),
+                      layers=1, hidden=32, vocab=500)
+
+
+def test_scored_agent_picks_one_of_the_screens_actions_by_its_scores(tiny: Path) -> None:
+    import gymnasium
+
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+    from phoneworld_gym.baselines.prompt import candidate_actions, format_action
+
+    env = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
+    try:
+        obs, _ = env.reset(seed=0, options={"task": "ContactsStar"})
+        greedy = LMAgent(tiny, constrained=True, temperature=0.0)
+        assert greedy.decoding == "scored"
+        greedy.reset(obs["goal"])
+        action = greedy.act(obs)
+        last = greedy.last
+        allowed = [format_action(a) for a in candidate_actions(obs["goal"], obs["a11y"],
+                                                               apps=greedy.apps)]
+        assert format_action(action) == last["completion"] == allowed[last["choice"]]
+        assert len(last["candidates"]) == len(allowed)
+        assert last["completion_ids"] == last["candidates"][last["choice"]]
+        assert last["completion_ids"][-1] == greedy.tokenizer.eos_token_id
+        # greedy is the argmax of the candidates' scores, each computed as a whole
+        done = greedy.lm.choose(greedy.messages(obs, obs["a11y"]), allowed)
+        assert done.choice == int(np.argmax(done.scores)) == last["choice"]
+        # sampling is seeded: the same seed draws the same candidates
+        picks = []
+        for _ in range(2):
+            agent = LMAgent(tiny, constrained="scored", temperature=1.0, seed=5)
+            agent.reset(obs["goal"])
+            picks.append(format_action(agent.act(obs)))
+        assert picks[0] == picks[1] and picks[0] in allowed
+        with pytest.raises(ValueError, match="constrained must be"):
+            LMAgent(tiny, constrained="beam")
+    finally:
+        env.close()
