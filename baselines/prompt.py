@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import datetime
 import io
 import json
 import re
@@ -293,6 +294,82 @@ _PLAIN = (Action("navigate_back"), Action("navigate_home"), Action("keyboard_ent
           Action("status", goal_status="complete"), Action("status", goal_status="infeasible"))
 
 
+#: The most values :func:`screen_values` takes from one screen, so that a screen full of
+#: numbers (or a hostile one) cannot flood the candidates.
+MAX_VALUES = 60
+
+_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+          r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+_WEEKDAY = (r"(?:Mon(?:day)?|Tue(?:s(?:day)?)?|Wed(?:nesday)?|Thu(?:r(?:s(?:day)?)?)?"
+            r"|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?)\.?,? ")
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_AMPM = r"[AaPp]\.?[Mm]\b\.?"
+#: The kinds of value :func:`screen_values` finds inside a text, each a regex whose whole
+#: match is the value.
+VALUE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+    rf"(?<![\w:.])\d{{1,2}}(?::\d{{2}})? ?{_AMPM}",                       # 8:00 PM, 4 PM
+    rf"(?<![\w:.])\d{{1,2}}:\d{{2}}(?![\w:])(?! ?{_AMPM})",               # 14:05
+    rf"\b(?:{_WEEKDAY})?{_MONTH} \d{{1,2}}(?:, \d{{4}})?(?![\d:])",       # Mar 8, 2026
+    r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])",                             # 2026-03-08
+    rf"[$€£]{_NUM}",                                                     # $80.25
+    r"(?<![\w-])[A-Z]{1,5}-?\d{2,}(?![\w-])",                             # A-347, ORD-10290
+    rf"(?<![\w.,:/$€£-]){_NUM} (?!{_AMPM})[A-Za-z]+",                     # 3.0 mi, 1,061 bytes
+    rf"(?<![\w.,:/$€£-]){_NUM}(?![\w:/-]|[.,]\d)",                        # 37, 2,278
+))
+#: "Label: value": the value (a few words) is a candidate ("Status: Delivered").
+_LABELLED = re.compile(r"^[A-Z][\w ]{0,24}: (.{1,40})$")
+#: What screens put between the parts of one text ("A-347 · Small Latte").
+_SEPARATOR = re.compile(r" [·•|] |\n")
+#: A few words before a date ("Delivered Wed, Mar 4", "Expected Thu, Mar 19").
+_DATED = re.compile(rf"^([A-Z][a-z]+(?: [a-z]+){{0,2}}) (?:{_WEEKDAY})?{_MONTH} \d")
+#: A run of digits in a file name that reads as a date (IMG_20260201_130304.jpg).
+_COMPACT_DATE = re.compile(r"(?<!\d)(20\d{2})(\d{2})(\d{2})(?!\d)")
+
+
+def screen_values(texts: Sequence[str], limit: int = MAX_VALUES) -> list[str]:
+    """The values inside a screen's ``texts`` a question may ask for, in screen order, each
+    once, at most ``limit`` of them and none longer than :data:`MAX_LABEL`: the parts of a
+    text made of parts ("Shipped · Arriving Mar 5" -> "Shipped"), the value after a label
+    ("Password: juniper-7760"), times, dates (also a file name's ``20260201`` as
+    "February 1, 2026"), money with and without its sign ("$80.25", "80.25"), codes
+    ("ORD-10290"), numbers with the word after them ("1,061 bytes") and bare numbers."""
+    out: dict[str, None] = {}
+
+    def add(value: str) -> bool:
+        value = value.strip(" .,;:()")
+        if value and len(value) <= MAX_LABEL and value not in out:
+            out[value] = None
+        return len(out) >= limit
+
+    for text in texts:
+        text = text[:4 * MAX_LABEL]  # no value sits deeper in a text an agent reads
+        parts = [p for p in _SEPARATOR.split(text) if p.strip()]
+        found = list(parts) if len(parts) > 1 else []
+        for part in parts:
+            m = _LABELLED.match(part.strip())
+            if m:
+                found.append(m.group(1))
+        for pattern in VALUE_PATTERNS:
+            for m in pattern.finditer(text):
+                found.append(m.group())
+                if m.group()[0] in "$€£":
+                    found.append(m.group()[1:])
+        for part in parts:  # a state before a date: "Delivered Wed, Mar 4" -> "Delivered"
+            m = _DATED.match(part.strip())
+            if m:
+                found.append(m.group(1))
+        for m in _COMPACT_DATE.finditer(text):
+            try:
+                d = datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            except ValueError:
+                continue
+            found.append(f"{d:%B} {d.day}, {d.year}")
+        for value in found:
+            if add(value):
+                return list(out)
+    return list(out)
+
+
 def candidate_actions(goal: str, elements: Sequence[UIElement] | str, *,
                       apps: Sequence[str] = (), typed: Sequence[str] = (),
                       answers: Sequence[str] = ANSWER_NUMBERS) -> list[Action]:
@@ -328,7 +405,8 @@ def candidate_actions(goal: str, elements: Sequence[UIElement] | str, *,
         add(a)
     for name in apps:
         add(Action("open_app", app_name=name))
-    texts = [e.text for e in elements if e.text] + spans + list(answers)
+    shown = [t for e in elements for t in (e.text, e.content_description) if t]
+    texts = [e.text for e in elements if e.text] + spans + list(answers) + screen_values(shown)
     for text in texts:
         if text.strip() and len(text) <= MAX_LABEL:
             add(Action("answer", text=text))
