@@ -487,6 +487,9 @@ class Episode:
     choices: list[int] = dataclasses.field(default_factory=list, repr=False)
     #: True when the episode ran out of ``max_steps`` before the env ended it
     capped: bool = False
+    #: the phone's state when the episode ended, for a shaped reward (set by
+    #: :func:`collect_groups` when the reward function has ``needs_final_state``)
+    final_state: Any = dataclasses.field(default=None, repr=False)
 
 
 RewardFn = Callable[[Episode], float]
@@ -569,8 +572,14 @@ def collect_groups(sampler: Any, agent: Any, settings: GRPOSettings,
     while out.drawn < limit and out.kept < settings.tasks_per_update:
         inst = sampler.draw()
         env = sampler.env(inst.source)
-        group = [play(env, agent, inst.source, inst.task, inst.seed,
-                      settings.max_episode_steps) for _ in range(settings.group_size)]
+        group = []
+        for _ in range(settings.group_size):
+            group.append(play(env, agent, inst.source, inst.task, inst.seed,
+                              settings.max_episode_steps))
+            if getattr(reward_fn, "needs_final_state", False):
+                from phoneworld_gym.baselines.shaping import attach_final_state
+
+                attach_final_state(group[-1], env)
         for ep in group:
             ep.reward = float(reward_fn(ep))
         out.drawn += 1

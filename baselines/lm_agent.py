@@ -238,6 +238,13 @@ class LocalModel:
                 torch.manual_seed(seed)
         else:
             kw.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        if allowed is not None and not self.is_vlm and self.fast_trie:
+            trie = self.token_trie(allowed)
+            prompt_ids = inputs["input_ids"][0].tolist()
+            ids = self._trie_decode(inputs, trie, temperature, seed)
+            text = self.tokenizer.decode(ids, skip_special_tokens=True)
+            allowed_ids = [trie[tuple(ids[:k])] for k in range(len(ids))]
+            return Completion(prompt, prompt_ids, text, ids, truncated, allowed_ids)
         if allowed is not None:
             trie = self.token_trie(allowed)
             start = int(inputs["input_ids"].shape[1])
@@ -262,6 +269,103 @@ class LocalModel:
         return Completion(prompt, prompt_ids, text, ids, truncated, allowed_ids)
 
 
+    def _trie_decode(self, inputs: Mapping[str, Any], trie: Mapping[tuple[int, ...], list[int]],
+                     temperature: float, seed: int | None) -> list[int]:
+        """Token-by-token decoding through ``trie`` with a key/value cache, where a run of
+        forced tokens (one allowed token at each place: the JSON around a choice, the rest
+        of a name) is appended in one forward pass instead of being generated one by one.
+        At a branch the model's next-token distribution, renormalised over the allowed
+        tokens (at ``temperature``), gives the token: the argmax when greedy, else a draw
+        seeded by ``seed``. The distribution is that of ``generate`` with the trie as
+        ``prefix_allowed_tokens_fn``; the forward passes are one per branch."""
+        import torch
+
+        from phoneworld_gym.baselines.scoring import _cache_kw, _cache_of
+
+        eos = self.tokenizer.eos_token_id
+        gen = torch.Generator().manual_seed(int(seed)) if (
+            seed is not None and temperature > 0) else None
+        with torch.no_grad():
+            out, past = self._prompt_pass(inputs)
+            logits = out.logits[0, -1]
+            done: list[int] = []
+            width = int(inputs["input_ids"].shape[1])
+            key = _cache_kw(self.model)
+            while True:
+                options = trie.get(tuple(done), [eos])
+                if len(options) == 1:
+                    tok = options[0]
+                else:
+                    sub = logits[torch.as_tensor(options, device=logits.device)].float()
+                    if temperature > 0:
+                        probs = torch.softmax(sub / temperature, dim=0).cpu()
+                        tok = options[int(torch.multinomial(probs, 1, generator=gen))]
+                    else:
+                        tok = options[int(torch.argmax(sub))]
+                run = [tok]
+                while tok != eos:  # the forced tokens after it go in with it
+                    nxt = trie.get(tuple(done + run), [eos])
+                    if len(nxt) != 1:
+                        break
+                    tok = nxt[0]
+                    run.append(tok)
+                done += run
+                if done[-1] == eos:
+                    return done
+                feed = torch.as_tensor([run], dtype=torch.long, device=self.device)
+                width += len(run)
+                out = self.model(input_ids=feed, use_cache=True,
+                                 attention_mask=torch.ones((1, width), dtype=torch.long,
+                                                           device=self.device),
+                                 **{key: past})
+                past = _cache_of(out)
+                logits = out.logits[0, -1]
+
+    #: token-by-token trie decoding appends forced runs in one pass (False: through
+    #: ``model.generate``, one pass per token, as before; kept for the rollout benchmark)
+    fast_trie = True
+    #: the prompt's head every step shares (the system message) is run once and its
+    #: key/value cache reused (False: every prompt from its first token)
+    prefix_cache = True
+
+    def _prompt_pass(self, inputs: Mapping[str, Any]) -> tuple[Any, Any]:
+        """The forward pass over a prompt with its key/value cache: ``(output, cache)``.
+        With ``prefix_cache``, the longest head the prompt shares with the first prompt seen
+        (cut at a line end: the system message) is run once per model and its cache copied
+        for each prompt; only the rest is run here."""
+        import copy
+
+        import torch
+
+        from phoneworld_gym.baselines.scoring import _cache_kw, _cache_of
+
+        ids = inputs["input_ids"]
+        extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "attention_mask")}
+        if not self.prefix_cache or extra or ids.shape[0] != 1:
+            out = self.model(**inputs, use_cache=True)
+            return out, _cache_of(out)
+        row = ids[0].tolist()
+        head = self.__dict__.get("_head")
+        if head is None:
+            marker = self.tokenizer("<|user|>", add_special_tokens=False)["input_ids"]
+            cut = _find(row, marker)
+            if cut <= 0:
+                self.prefix_cache = False
+                out = self.model(**inputs, use_cache=True)
+                return out, _cache_of(out)
+            with torch.no_grad():
+                first = self.model(input_ids=ids[:, :cut], use_cache=True)
+            head = self._head = (row[:cut], _cache_of(first))
+        head_ids, head_cache = head
+        n = len(head_ids)
+        if len(row) <= n or row[:n] != head_ids:
+            out = self.model(**inputs, use_cache=True)
+            return out, _cache_of(out)
+        past = copy.deepcopy(head_cache)
+        out = self.model(input_ids=ids[:, n:], use_cache=True,
+                         attention_mask=torch.ones_like(ids), **{_cache_kw(self.model): past})
+        return out, _cache_of(out)
+
     def candidate_ids(self, text: str) -> list[int]:
         """A candidate completion's token ids with the end token (remembered per text)."""
         cache: dict[str, list[int]] = self.__dict__.setdefault("_candidate_ids", {})
@@ -274,13 +378,15 @@ class LocalModel:
         return ids
 
     def choose(self, messages: Sequence[Mapping[str, Any]] | str, candidates: Sequence[str],
-               *, temperature: float = 0.0, seed: int | None = None) -> Completion:
+               *, temperature: float = 0.0, seed: int | None = None,
+               scoring: str = "whole") -> Completion:
         """Pick one of ``candidates`` as the completion of ``messages``, each scored as a
         whole (:func:`~phoneworld_gym.baselines.scoring.candidate_logprobs`: one pass over
         the prompt, one batched pass over the candidates): the best one when
         ``temperature`` is 0, else a draw from ``softmax(score / temperature)`` (seeded by
-        ``seed``). The prompt is cut from the middle like :meth:`generate`'s when it does
-        not leave room for the longest candidate."""
+        ``seed``). ``scoring`` is :func:`~phoneworld_gym.baselines.scoring.
+        candidate_logprobs`'s ``mode``. The prompt is cut from the middle like
+        :meth:`generate`'s when it does not leave room for the longest candidate."""
         import torch
 
         from phoneworld_gym.baselines.scoring import candidate_logprobs
@@ -319,7 +425,7 @@ class LocalModel:
                  if k not in ("input_ids", "attention_mask")}
         with torch.no_grad():
             scores = candidate_logprobs(self.model, prompt_ids, cand_ids,
-                                        inputs=extra).cpu()
+                                        inputs=extra, mode=scoring).cpu()
         if temperature == 0:
             pick = int(torch.argmax(scores))
         else:
@@ -334,13 +440,23 @@ class LocalModel:
         token) -> the tokens that may follow it."""
         if not texts:
             raise ValueError("allowed must hold at least one completion text")
-        eos = self.tokenizer.eos_token_id
         nexts: dict[tuple[int, ...], set[int]] = {}
         for text in texts:
-            ids = list(self.tokenizer(text, add_special_tokens=False)["input_ids"]) + [eos]
+            ids = self.candidate_ids(text)  # remembered per text: screens repeat actions
             for k in range(len(ids)):
                 nexts.setdefault(tuple(ids[:k]), set()).add(ids[k])
         return {k: sorted(v) for k, v in nexts.items()}
+
+
+def _find(row: Sequence[int], marker: Sequence[int]) -> int:
+    """The index where ``marker`` first occurs in ``row`` (-1: nowhere)."""
+    m = len(marker)
+    if not m:
+        return -1
+    for i in range(len(row) - m + 1):
+        if list(row[i:i + m]) == list(marker):
+            return i
+    return -1
 
 
 def _text_only(message: Mapping[str, Any]) -> str:
@@ -409,7 +525,8 @@ class LMAgent:
                  max_new_tokens: int = 96, temperature: float = 0.0, device: str = "cpu",
                  lora: Any = None, screenshots: bool = False,
                  max_history: int = MAX_HISTORY, seed: int | None = 0,
-                 constrained: bool | str = False, apps: Sequence[str] | None = None):
+                 constrained: bool | str = False, apps: Sequence[str] | None = None,
+                 scoring: str = "whole"):
         src = model_path_or_objects
         if isinstance(src, LocalModel):
             if lora is not None:
@@ -436,6 +553,12 @@ class LMAgent:
         self.decoding = "" if constrained is False else (
             "scored" if constrained is True else str(constrained))
         self.constrained = bool(self.decoding)
+        from phoneworld_gym.baselines.scoring import MODES
+
+        if scoring not in MODES:
+            raise ValueError(f"scoring must be one of {MODES}, got {scoring!r}")
+        #: how whole-candidate decoding scores a candidate (see ``candidate_logprobs``)
+        self.scoring = scoring
         self.apps = list(apps) if apps is not None else launcher_apps()
         self.goal = ""
         self.history: list[Turn] = []
@@ -492,7 +615,8 @@ class LMAgent:
                        candidate_actions(goal, elements, apps=self.apps)]
         if self.decoding == "scored" and allowed is not None:
             done = self.lm.choose(self.messages(obs, elements), allowed,
-                                  temperature=self.temperature, seed=self._step_seed())
+                                  temperature=self.temperature, seed=self._step_seed(),
+                                  scoring=self.scoring)
         else:
             done = self.lm.generate(self.messages(obs, elements),
                                     max_new_tokens=self.max_new_tokens,
@@ -507,6 +631,7 @@ class LMAgent:
                      "completion": done.text, "completion_ids": done.token_ids,
                      "allowed_ids": done.allowed_ids, "candidates": done.candidates,
                      "choice": done.choice,
+                     "scoring": self.scoring if done.candidates else "",
                      "action": action if parsed else NO_OP, "parsed": parsed}
         self.history.append(Turn(action, "", done.text))
         return action if action is not None else NO_OP

@@ -54,9 +54,27 @@ def _layers(past: Any) -> list[Any] | None:
     return list(layers)
 
 
+#: how a candidate's score is formed from its tokens' log-probabilities
+MODES = ("whole", "branch", "trie")
+
+
+def _allowed_table(candidates: Sequence[Sequence[int]]
+                   ) -> tuple[dict[tuple[int, ...], list[int]], int]:
+    """The candidates' token trie: prefix -> the tokens that follow it in some candidate,
+    and the largest such set."""
+    children: dict[tuple[int, ...], list[int]] = {}
+    for c in candidates:
+        for k in range(len(c)):
+            nxt = children.setdefault(tuple(c[:k]), [])
+            if c[k] not in nxt:
+                nxt.append(int(c[k]))
+    return children, max(len(v) for v in children.values())
+
+
 def candidate_logprobs(model: Any, prompt_ids: Sequence[int] | torch.Tensor,
                        candidates: Sequence[Sequence[int]], *, chunk: int = 64,
-                       inputs: Mapping[str, Any] | None = None) -> torch.Tensor:
+                       inputs: Mapping[str, Any] | None = None,
+                       mode: str = "whole") -> torch.Tensor:
     """``out[i] = log p(candidates[i] | prompt)`` (natural log, temperature 1), a ``[N]``
     float tensor on the model's device, with gradients when autograd is on.
 
@@ -65,13 +83,28 @@ def candidate_logprobs(model: Any, prompt_ids: Sequence[int] | torch.Tensor,
     inputs for the prompt pass (a VLM's ``pixel_values``). Candidates are scored ``chunk`` at
     a time against the prompt's key/value cache; a model whose cache is not transformers'
     dynamic kind is scored by full passes over prompt + candidate instead (same numbers,
-    slower)."""
+    slower).
+
+    ``mode`` says how a candidate's tokens make its score:
+
+    - ``"whole"``: ``log p(candidate | prompt)``, each token over the whole vocabulary;
+    - ``"trie"``: each token's probability renormalised over the tokens that continue some
+      candidate at that place (the candidates' trie), so forced tokens cost nothing: the
+      softmax of these scores at temperature 1 is exactly the distribution of token-by-token
+      decoding through the trie, computed in one batched pass (with its prefix trap);
+    - ``"branch"``: renormalised where candidates branch (two or more tokens may follow),
+      over the whole vocabulary where one token is forced: choosing among the candidates is
+      judged at the branch, but a forced continuation the model would not write (the end of
+      a bare "5" when it meant "5:30 AM") still costs what the model says it costs."""
     if not candidates:
         raise ValueError("no candidates to score")
     if any(len(c) == 0 for c in candidates):
         raise ValueError("a candidate has no tokens")
     if chunk < 1:
         raise ValueError(f"chunk must be >= 1, got {chunk}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    children, widest = _allowed_table(candidates) if mode != "whole" else ({}, 0)
     dev = next(model.parameters()).device
     prompt = torch.as_tensor(prompt_ids, dtype=torch.long, device=dev).reshape(1, -1)
     if prompt.shape[1] == 0:
@@ -94,6 +127,11 @@ def candidate_logprobs(model: Any, prompt_ids: Sequence[int] | torch.Tensor,
             ids[i, :len(c)] = torch.as_tensor(list(c), dtype=torch.long)
             mask[i, :len(c)] = True
         total = first.gather(0, ids[:, 0])  # [n]
+        if mode != "whole":  # the first token's normaliser: the same set for every row
+            root = children[()]
+            if mode == "trie" or len(root) > 1:
+                total = total - torch.logsumexp(
+                    first[torch.as_tensor(root, dtype=torch.long, device=dev)], dim=0)
         if width > 1:
             rest = ids[:, :-1]
             if layers is not None and saved is not None:
@@ -110,12 +148,35 @@ def candidate_logprobs(model: Any, prompt_ids: Sequence[int] | torch.Tensor,
                                **extra).logits[:, prompt.shape[1]:]
             logp = torch.log_softmax(logits.float(), dim=-1)
             picked = logp.gather(-1, ids[:, 1:, None]).squeeze(-1)  # [n, width - 1]
+            if mode != "whole":
+                picked = picked - _normalisers(logp, group, children, widest, mode, dev)
             total = total + (picked * mask[:, 1:]).sum(dim=1)
         scores.append(total)
     if layers is not None and saved is not None:
         for lay, (k, v) in zip(layers, saved):
             lay.keys, lay.values = k, v
     return torch.cat(scores)
+
+
+def _normalisers(logp: torch.Tensor, group: Sequence[Sequence[int]],
+                 children: Mapping[tuple[int, ...], list[int]], widest: int, mode: str,
+                 dev: Any) -> torch.Tensor:
+    """Per row and place (tokens 1..), ``logsumexp`` of ``logp`` over the tokens the trie
+    allows there (0 where nothing is renormalised: padding, or a forced token in
+    ``"branch"`` mode)."""
+    n, places = logp.shape[0], logp.shape[1]
+    allowed = torch.zeros((n, places, widest), dtype=torch.long, device=dev)
+    use = torch.zeros((n, places, widest), dtype=torch.bool, device=dev)
+    for i, c in enumerate(group):
+        for k in range(1, len(c)):
+            nxt = children[tuple(c[:k])]
+            if mode == "branch" and len(nxt) == 1:
+                continue
+            allowed[i, k - 1, :len(nxt)] = torch.as_tensor(nxt, dtype=torch.long)
+            use[i, k - 1, :len(nxt)] = True
+    vals = logp.gather(-1, allowed).masked_fill(~use, float("-inf"))
+    norm = torch.logsumexp(vals, dim=-1)
+    return torch.where(use.any(-1), norm, torch.zeros_like(norm))
 
 
 def candidate_policy(scores: torch.Tensor, temperature: float) -> torch.Tensor:

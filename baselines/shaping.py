@@ -424,6 +424,9 @@ class ShapedReward:
     states recorded (as ``collect_groups`` does).
     """
 
+    #: :func:`~phoneworld_gym.baselines.grpo.collect_groups` stores each episode's end state
+    needs_final_state = True
+
     def __init__(self, envs: Any, *, cap: float = CAP, screen_weight: float = SCREEN_WEIGHT,
                  similarity: float = SIMILARITY, alt: bool = True, cache_size: int = 4096):
         if not 0.0 <= cap < 1.0:

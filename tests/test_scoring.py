@@ -181,3 +181,77 @@ def test_scored_agent_picks_one_of_the_screens_actions_by_its_scores(tiny: Path)
             LMAgent(tiny, constrained="beam")
     finally:
         env.close()
+
+
+def _trie_naive(model: object, prompt: list[int], cands: list[list[int]], mode: str
+                ) -> list[float]:
+    """Each candidate's score with every token renormalised over the trie's allowed tokens
+    at its place ("trie"), or only where two or more are allowed ("branch"): full passes."""
+    from phoneworld_gym.baselines.scoring import _allowed_table
+
+    children, _ = _allowed_table(cands)
+    out = []
+    for c in cands:
+        ids = torch.tensor([prompt + c])
+        with torch.no_grad():
+            logp = torch.log_softmax(model(input_ids=ids).logits[0].float(), dim=-1)
+        total = 0.0
+        for k, t in enumerate(c):
+            row = logp[len(prompt) - 1 + k]
+            ok = children[tuple(c[:k])]
+            total += float(row[t])
+            if mode == "trie" or len(ok) > 1:
+                total -= float(torch.logsumexp(row[ok], dim=0))
+        out.append(total)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["trie", "branch"])
+def test_renormalised_modes_equal_their_definition(mode: str) -> None:
+    """"trie" scores are the trie decoder's distribution (forced tokens free, so the
+    softmax sums to one over the candidates at T=1); "branch" renormalises only where
+    candidates branch."""
+    model = _llama(3)
+    prompt = [7, 8, 9, 10, 11]
+    cands = [c + [96] for c in CANDS]  # each ends with the end token, as the agent's do
+    want = _trie_naive(model, prompt, cands, mode)
+    with torch.no_grad():
+        got = candidate_logprobs(model, prompt, cands, mode=mode, chunk=4)
+    assert np.allclose(got.numpy(), want, atol=1e-4), (got, want)
+    if mode == "trie":  # a distribution over the candidates, like the trie's sampler
+        assert abs(float(got.exp().sum()) - 1.0) < 1e-4
+    with pytest.raises(ValueError, match="mode must be"):
+        candidate_logprobs(model, prompt, CANDS, mode="mean")
+
+
+def test_fast_trie_decoding_equals_generate_and_runs_fewer_passes(tiny: Path) -> None:
+    """The trie decoder that appends forced runs in one pass (and reuses the system
+    message's cache) writes exactly what ``model.generate`` with the trie writes when greedy,
+    with fewer forward passes; sampled replies are candidates, seeded."""
+    import gymnasium
+
+    from phoneworld_gym.baselines.lm_agent import LocalModel
+    from phoneworld_gym.baselines.prompt import candidate_actions, format_action
+
+    lm = LocalModel.load(tiny)
+    calls = [0]
+    hook = lm.model.register_forward_pre_hook(lambda *_: calls.__setitem__(0, calls[0] + 1))
+    env = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
+    try:
+        obs, _ = env.reset(seed=1, options={"task": "ContactsStar"})
+        allowed = [format_action(a) for a in candidate_actions(obs["goal"], obs["a11y"])]
+        msgs = [{"role": "user", "content": "Goal: " + obs["goal"] + "\n" + obs["a11y"][:400]}]
+        runs = {}
+        for fast in (False, True):
+            lm.fast_trie = lm.prefix_cache = fast
+            calls[0] = 0
+            done = lm.generate(msgs, temperature=0.0, allowed=allowed, max_new_tokens=8)
+            runs[fast] = (done.token_ids, done.allowed_ids, calls[0])
+        assert runs[True][0] == runs[False][0] and runs[True][1] == runs[False][1]
+        assert runs[True][2] < runs[False][2]
+        picks = {lm.generate(msgs, temperature=1.0, seed=9, allowed=allowed).text
+                 for _ in range(2)}
+        assert len(picks) == 1 and picks <= set(allowed)
+    finally:
+        hook.remove()
+        env.close()
