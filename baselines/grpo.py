@@ -76,6 +76,8 @@ class StepSample:
     #: whole-candidate decoding with a KL penalty: the reference's log-policy over the
     #: candidates (the KL is then exact, summed over them, not estimated from one sample)
     ref_policy: list[float] | None = None
+    #: how the sampler scored the candidates (``candidate_logprobs``' mode)
+    scoring: str = "whole"
 
 
 def pack(samples: Sequence[StepSample], pad_id: int
@@ -346,8 +348,8 @@ def candidate_logpolicy(model: Any, sample: StepSample, temperature: float) -> t
     if not 0 <= sample.choice < len(sample.candidates):
         raise ValueError(f"the sample's choice {sample.choice} is not one of its "
                          f"{len(sample.candidates)} candidates")
-    return candidate_policy(candidate_logprobs(model, sample.prompt_ids, sample.candidates),
-                            temperature)
+    return candidate_policy(candidate_logprobs(model, sample.prompt_ids, sample.candidates,
+                                               mode=sample.scoring), temperature)
 
 
 def chosen_mask(samples: Sequence[StepSample], comp: torch.Tensor) -> torch.Tensor:
@@ -487,6 +489,8 @@ class Episode:
     choices: list[int] = dataclasses.field(default_factory=list, repr=False)
     #: True when the episode ran out of ``max_steps`` before the env ended it
     capped: bool = False
+    #: how whole-candidate decoding scored its candidates ("" where it was not used)
+    scoring: str = ""
     #: the phone's state when the episode ended, for a shaped reward (set by
     #: :func:`collect_groups` when the reward function has ``needs_final_state``)
     final_state: Any = dataclasses.field(default=None, repr=False)
@@ -515,7 +519,7 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
     allowed: list[list[list[int]] | None] = []
     cands: list[list[list[int]] | None] = []
     choices: list[int] = []
-    reward, success, n, capped = 0.0, False, 0, False
+    reward, success, n, capped, scoring = 0.0, False, 0, False, ""
     while True:
         action = agent.act(obs)
         last = agent.last
@@ -523,6 +527,7 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
         allowed.append(last.get("allowed_ids"))
         cands.append(last.get("candidates"))
         choices.append(int(last.get("choice", -1)) if last.get("candidates") else -1)
+        scoring = str(last.get("scoring") or scoring)
         actions.append(str(last.get("completion", "")))
         obs, reward, term, trunc, info = env.step(action)
         turns.append(Turn(action if last.get("parsed", True) else None,
@@ -540,7 +545,7 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
             break
     return Episode(source, task, seed, steps, success, float(reward), goal=goal,
                    actions=actions, turns=turns, screens=screens, allowed=allowed,
-                   candidates=cands, choices=choices, capped=capped)
+                   candidates=cands, choices=choices, capped=capped, scoring=scoring)
 
 
 def has_spread(rewards: Sequence[float]) -> bool:
@@ -611,7 +616,7 @@ def group_samples(group: Sequence[Episode], rewards: Sequence[float], balance: b
         cands = ep.candidates if len(ep.candidates) == n else [None] * n
         picks = ep.choices if len(ep.choices) == n else [-1] * n
         samples += [StepSample(p, c, a * scale, allowed=ok, candidates=cs, choice=k,
-                               group=group_id)
+                               group=group_id, scoring=ep.scoring or "whole")
                     for (p, c), ok, cs, k in zip(ep.steps, sets, cands, picks) if c]
     return samples
 

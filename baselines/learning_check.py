@@ -47,7 +47,11 @@ class CheckConfig:
     vocab: int = 1000
     init_std: float = 0.1
     demo_seeds: tuple[int, int] = (0, 60)
+    #: SFT runs in chunks of ``sft_chunk`` steps until the selection seeds' success reaches
+    #: ``select_low`` (or ``sft_steps`` in all)
     sft_steps: int = 120
+    sft_chunk: int = 10
+    select_low: float = 0.25
     sft_batch: int = 8
     sft_lr: float = 3e-3
     select_seeds: tuple[int, int] = (3000, 3040)
@@ -110,7 +114,7 @@ def _log_default(line: str) -> None:
 def _constrained(decoding: str) -> bool | str:
     if decoding not in ("trie", "whole"):
         raise ValueError(f"decoding must be 'trie' or 'whole', got {decoding!r}")
-    return "trie" if decoding == "trie" else True
+    return decoding
 
 
 def evaluate(model: Any, tokenizer: Any, env: Any, task: str, seeds: Sequence[int],
@@ -161,14 +165,35 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     demos = load(out / "demos")
     tok = AutoTokenizer.from_pretrained(base)
     model = AutoModelForCausalLM.from_pretrained(base)
-    t0 = time.time()
-    sft = train_sft(model, tok, sft_examples(demos, tok.eos_token), out / "sft",
-                    SFTSettings(max_steps=cfg.sft_steps, batch_size=cfg.sft_batch,
-                                lr=cfg.sft_lr, seed=cfg.seed, max_length=4096))
-    sft_seconds = time.time() - t0
-    log(f"SFT {cfg.sft_steps} steps on {len(demo_seeds)} demonstrations: loss "
-        f"{sft['loss'][0]:.3f} -> {sft['loss'][-1]:.3f} ({sft_seconds:.0f} s)")
     env = PhoneEnv(cfg.task, split="train", obs_mode="a11y")
+    examples = sft_examples(demos, tok.eos_token)
+    select_seeds = _range(cfg.select_seeds)
+    # SFT in chunks of sft_chunk steps, each measured on the selection seeds; the first
+    # checkpoint that solves at least select_low of them (at most sft_steps in all) is the
+    # start: one that solves some instances and fails others
+    t0 = time.time()
+    trace: list[dict[str, Any]] = []
+    losses: list[float] = []
+    select: list[bool] = []
+    done_steps = 0
+    while done_steps < cfg.sft_steps:
+        steps = min(cfg.sft_chunk, cfg.sft_steps - done_steps)
+        rec = train_sft(model, tok, examples, out / "sft",
+                        SFTSettings(max_steps=steps, batch_size=cfg.sft_batch, lr=cfg.sft_lr,
+                                    seed=cfg.seed + done_steps, max_length=4096,
+                                    warmup_ratio=0.0))
+        done_steps += steps
+        losses += list(rec["loss"])
+        select = evaluate(model, tok, env, cfg.task, select_seeds, cfg.max_steps,
+                          cfg.decoding)
+        trace.append({"sft_steps": done_steps, "loss": float(rec["loss"][-1]),
+                      "select_success": float(np.mean(select))})
+        log(f"SFT {done_steps} steps: loss {rec['loss'][-1]:.3f}, selection seeds "
+            f"{sum(select)}/{len(select)}")
+        if np.mean(select) >= cfg.select_low:
+            break
+    sft = {"loss": losses}
+    sft_seconds = time.time() - t0
     demo_goals = set(demos["goal"])
     eval_seeds = _range(cfg.eval_seeds)
     eval_goals = []
@@ -176,9 +201,6 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
         obs, _ = env.reset(seed=s, options={"task": cfg.task})
         eval_goals.append(str(obs["goal"]))
     heldout = [g not in demo_goals for g in eval_goals]
-    select = evaluate(model, tok, env, cfg.task, _range(cfg.select_seeds), cfg.max_steps,
-                      cfg.decoding)
-    log(f"selection seeds: SFT solves {sum(select)}/{len(select)}")
     start = evaluate(model, tok, env, cfg.task, eval_seeds, cfg.max_steps, cfg.decoding)
     curve = [{"update": 0, "success": float(np.mean(start))}]
     log(f"update 0: held-out success {np.mean(start):.3f}")
@@ -229,6 +251,7 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     last = last[0]
     gain = paired_gain(start, last)
     record = {"config": dataclasses.asdict(cfg), "sft_loss": [sft["loss"][0], sft["loss"][-1]],
+              "sft_selection": trace,
               "sft_seconds": round(sft_seconds, 1),
               "select_success": float(np.mean(select)), "curve": curve, "updates": updates,
               "gain": gain, "heldout_goals": int(sum(heldout)), "eval_episodes": len(start),

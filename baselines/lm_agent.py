@@ -511,10 +511,17 @@ class LMAgent:
         constrained: let the model write only one of the screen's candidate actions
             (:func:`~phoneworld_gym.baselines.prompt.candidate_actions`), so every reply is
             a valid action; off (False), the reply is free text parsed afterwards. True (or
-            ``"scored"``) scores every candidate as a whole and picks by those scores
-            (:meth:`LocalModel.choose`); ``"trie"`` decodes token by token through a trie
-            of the candidates (older, slower, and with a prefix trap: see
-            :mod:`~phoneworld_gym.baselines.scoring`).
+            ``"trie"``) decodes token by token through a trie of the candidates, a forward
+            pass per branch (forced runs appended at once); ``"whole"`` scores every
+            candidate as a whole (:meth:`LocalModel.choose`, by ``scoring``) and picks by
+            those scores. The trie lets a model that copies a name imperfectly still type
+            it (the name's later tokens are forced, so they cost nothing), but has a prefix
+            trap (a first digit may leave only a bare number); whole scores have no trap
+            but price every token (see :mod:`~phoneworld_gym.baselines.scoring`; measured
+            in docs/results.md, Learning check).
+        scoring: with ``constrained="whole"``, how a candidate's tokens make its score:
+            ``"whole"``, ``"branch"`` or ``"trie"``
+            (:func:`~phoneworld_gym.baselines.scoring.candidate_logprobs`).
         apps: the app names a constrained ``open_app`` may name (default: PhoneWorld's
             launcher apps).
     """
@@ -546,12 +553,13 @@ class LMAgent:
         self.screenshots = screenshots
         self.max_history = max_history
         self.seed = seed
-        if constrained not in (False, True, "scored", "trie"):
-            raise ValueError(f"constrained must be False, True, 'scored' or 'trie', got "
+        if constrained not in (False, True, "whole", "trie"):
+            raise ValueError(f"constrained must be False, True, 'trie' or 'whole', got "
                              f"{constrained!r}")
-        #: "" (free replies), "scored" (whole candidates) or "trie" (token by token)
+        #: "" (free replies), "trie" (token by token through the candidates' trie) or
+        #: "whole" (each candidate scored as a whole)
         self.decoding = "" if constrained is False else (
-            "scored" if constrained is True else str(constrained))
+            "trie" if constrained is True else str(constrained))
         self.constrained = bool(self.decoding)
         from phoneworld_gym.baselines.scoring import MODES
 
@@ -613,7 +621,7 @@ class LMAgent:
             goal = self.goal or str(obs.get("goal", ""))
             allowed = [format_action(a) for a in
                        candidate_actions(goal, elements, apps=self.apps)]
-        if self.decoding == "scored" and allowed is not None:
+        if self.decoding == "whole" and allowed is not None:
             done = self.lm.choose(self.messages(obs, elements), allowed,
                                   temperature=self.temperature, seed=self._step_seed(),
                                   scoring=self.scoring)

@@ -52,8 +52,9 @@ CONFIG_KEYS = {
     "tiny": "for model: tiny: layers, hidden, vocab, corpus_seeds, init_std",
     "torch_threads": "torch CPU threads (1 is fastest on a busy 2-core machine)",
     "device": "where the model runs and trains: cpu (default) or cuda",
-    "decoding": "free (default: the reply is parsed) or constrained (the model writes one of "
-                "the screen's candidate actions), in evaluation and RL rollouts",
+    "decoding": "free (default: the reply is parsed), constrained (the model writes one of "
+                "the screen's candidate actions, token by token through their trie) or whole "
+                "(each candidate scored as a whole), in evaluation and RL rollouts",
     "seed": "the run's seed",
     "worlds": "name -> env source (env_id, profile, transport, kwargs)",
     "tasks": "train: [...] and test: [...] task ids",
@@ -68,7 +69,7 @@ RL_KEYS = {"reward", "judge", "train_seeds", "real", "mixed", "compare_real_only
 STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
 EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random", "step_check"}
 REWARDS = ("verified", "judged")
-DECODINGS = ("free", "constrained")
+DECODINGS = ("free", "constrained", "whole")
 
 
 # -- config ---------------------------------------------------------------------------------
@@ -422,8 +423,9 @@ def make_lm_agent(path_or_objects: Any, *, temperature: float, max_new_tokens: i
     it writes only the screen's candidate actions)."""
     from phoneworld_gym.baselines.lm_agent import LMAgent
 
+    constrained: bool | str = {"free": False, "constrained": True, "whole": "whole"}[decoding]
     return LMAgent(path_or_objects, temperature=temperature, max_new_tokens=max_new_tokens,
-                   seed=seed, device=device, constrained=decoding == "constrained")
+                   seed=seed, device=device, constrained=constrained)
 
 
 def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig,

@@ -2,8 +2,8 @@
 of one prompt, computed with one forward pass over the prompt and one batched pass over the
 candidates (the prompt's key/value cache shared among them).
 
-This is the constrained decoder of :class:`~phoneworld_gym.baselines.lm_agent.LMAgent`
-(``constrained=True``): the screen's candidate actions are scored as whole sequences
+This is a constrained decoder of :class:`~phoneworld_gym.baselines.lm_agent.LMAgent`
+(``constrained="whole"``): the screen's candidate actions are scored as whole sequences
 (``log p(candidate | prompt)``, the sum of its tokens' log-probabilities, end token included)
 and one is picked from ``softmax(score / temperature)``, or the best one when greedy. Decoding
 token by token through a trie instead (``constrained="trie"``) has a trap: once the model's

@@ -11,7 +11,7 @@ the same seeds and the same number of episodes:
 - **after**: the same distribution, decoded with one forward pass per branch (a run of
   forced tokens is appended in one pass) and the system message's key/value cache computed
   once per model;
-- **whole candidates**: every candidate scored as a whole (``constrained=True``: one pass
+- **whole candidates**: every candidate scored as a whole (``constrained="whole"``: one pass
   over the prompt, one batched pass over all candidates), for comparison.
 
 GRPO samples are token sequences with their allowed sets in the first two rows and one
@@ -108,7 +108,7 @@ def main() -> None:
     rows = {}
     for name, decoding, fast in (("before (generate)", "trie", False),
                                  ("after (trie runs)", "trie", True),
-                                 ("whole candidates", True, True)):
+                                 ("whole candidates", "whole", True)):
         rows[name] = measure(decoding, model, tok, args.episodes, args.group, args.max_steps,
                              args.temperature, fast)
     b, a = rows["before (generate)"], rows["after (trie runs)"]

@@ -147,7 +147,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
                       layers=1, hidden=32, vocab=500)
 
 
-def test_scored_agent_picks_one_of_the_screens_actions_by_its_scores(tiny: Path) -> None:
+def test_whole_candidate_agent_picks_one_of_the_screens_actions_by_its_scores(tiny: Path) -> None:
     import gymnasium
 
     from phoneworld_gym.baselines.lm_agent import LMAgent
@@ -156,8 +156,9 @@ def test_scored_agent_picks_one_of_the_screens_actions_by_its_scores(tiny: Path)
     env = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
     try:
         obs, _ = env.reset(seed=0, options={"task": "ContactsStar"})
-        greedy = LMAgent(tiny, constrained=True, temperature=0.0)
-        assert greedy.decoding == "scored"
+        greedy = LMAgent(tiny, constrained="whole", temperature=0.0)
+        assert greedy.decoding == "whole"
+        assert LMAgent(tiny, constrained=True).decoding == "trie"
         greedy.reset(obs["goal"])
         action = greedy.act(obs)
         last = greedy.last
@@ -173,7 +174,7 @@ def test_scored_agent_picks_one_of_the_screens_actions_by_its_scores(tiny: Path)
         # sampling is seeded: the same seed draws the same candidates
         picks = []
         for _ in range(2):
-            agent = LMAgent(tiny, constrained="scored", temperature=1.0, seed=5)
+            agent = LMAgent(tiny, constrained="whole", temperature=1.0, seed=5)
             agent.reset(obs["goal"])
             picks.append(format_action(agent.act(obs)))
         assert picks[0] == picks[1] and picks[0] in allowed
