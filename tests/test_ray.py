@@ -33,8 +33,9 @@ from phoneworld_gym.scale import (  # noqa: E402 (after the importorskip)
 SEED = 7
 SHOT = (108, 240)
 CONTACTS_TASKS = ["ContactsStar", "ContactsAdd", "ContactsEditEmail", "ContactsDelete"]
-#: actors reserve half a CPU each, so that a pool and a vector env fit beside each other
-SMALL = {"num_cpus": 0.5}
+#: actors reserve a quarter of a CPU each, so that the module's shared vector env and pool
+#: and a test's own vector env or pool fit beside each other in the 2 CPUs
+SMALL = {"num_cpus": 0.25}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -47,6 +48,39 @@ def ray_session() -> Iterator[None]:
     yield
     ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
     ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def contacts_remote(ray_session: None) -> Iterator[RayVectorEnv]:
+    """One ``RayVectorEnv("PhoneWorld/Contacts-v0", 2, obs_mode="a11y")`` for the tests that
+    kill its workers: each starts from a seeded reset and counts replacements from where the
+    previous test left them, so its actors start once, not once a test (on a busy two-core
+    runner an actor takes tens of seconds to start)."""
+    remote = RayVectorEnv("PhoneWorld/Contacts-v0", 2, obs_mode="a11y", **SMALL)
+    yield remote
+    remote.close()
+
+
+@pytest.fixture(scope="module")
+def _phones(ray_session: None) -> Iterator[list[DevicePool]]:
+    kept: list[DevicePool] = []
+    yield kept
+    for pool in kept:
+        pool.close()
+
+
+@pytest.fixture
+def two_phones(_phones: list[DevicePool]) -> Iterator[DevicePool]:
+    """A ``DevicePool`` of two simulated phones (a11y) with both phones alive: the one the
+    previous test used if it left both alive, else a new one (actors are slow to start on a
+    busy runner, and a pool that served episodes serves the next ones the same)."""
+    if not _phones:
+        _phones.append(DevicePool(["phoneworld", "phoneworld"],
+                                  env_kwargs={"obs_mode": "a11y"}, **SMALL))
+    pool = _phones[0]
+    yield pool
+    if pool.dead or len(pool.devices) != 2:  # a phone died: the next test gets a new pool
+        _phones.pop().close()
 
 
 def numeric(action_type: str, /, **fields: Any) -> dict[str, Any]:
@@ -130,14 +164,14 @@ def test_same_trajectories_as_sync(env_id, kwargs):
         sync.close()
 
 
-def test_killed_worker_truncates_its_slot_and_is_replaced():
+def test_killed_worker_truncates_its_slot_and_is_replaced(contacts_remote):
     """``ray.kill`` of one worker mid-episode: that slot's episode ends truncated with
     ``worker_error``, a replacement is reset at the next step, and the other slot's trajectory
     is exactly the sync env's."""
-    kwargs = {"obs_mode": "a11y"}
     sync = gymnasium.make_vec("PhoneWorld/Contacts-v0", num_envs=2, vectorization_mode="sync",
-                              **kwargs)
-    remote = RayVectorEnv("PhoneWorld/Contacts-v0", 2, **SMALL, **kwargs)
+                              obs_mode="a11y")
+    remote = contacts_remote
+    r0, r1 = remote.restarts
     try:
         obs, info = remote.reset(seed=SEED)
         sync.reset(seed=SEED)
@@ -152,33 +186,32 @@ def test_killed_worker_truncates_its_slot_and_is_replaced():
         assert reward[1] == 0.0 and info["_worker_error"].tolist() == [False, True]
         assert "killed" in info["worker_error"][1] and info["task"][1] == task_before
         assert obs["a11y"][0] == want[0]["a11y"][0] and want[3].tolist() == [False, False]
-        assert remote.restarts == [0, 1] and "killed" in remote.last_worker_error[1]
+        assert remote.restarts == [r0, r1 + 1] and "killed" in remote.last_worker_error[1]
         for _ in range(3):  # the replacement autoresets, then both slots go on
             obs, reward, term, trunc, info = remote.step(batch([WAIT, WAIT]))
             want = sync.step(batch([WAIT, WAIT]))
             assert obs["a11y"][0] == want[0]["a11y"][0] and info["task"][0] == want[4]["task"][0]
             assert not trunc.any() and "worker_error" not in info
             assert obs["goal"][1] and "<hierarchy" in obs["a11y"][1]
-        assert remote.restarts == [0, 1]
+        assert remote.restarts == [r0, r1 + 1]
     finally:
-        remote.close()
         sync.close()
 
 
-def test_reset_replaces_a_dead_worker_and_keeps_the_seed():
+def test_reset_replaces_a_dead_worker_and_keeps_the_seed(contacts_remote):
     """A worker that is dead when ``reset`` is called is replaced and reset with the same seed:
     the observations are the sync env's."""
     sync = gymnasium.make_vec("PhoneWorld/Contacts-v0", num_envs=2, vectorization_mode="sync",
                               obs_mode="a11y")
-    remote = RayVectorEnv("PhoneWorld/Contacts-v0", 2, obs_mode="a11y", **SMALL)
+    remote = contacts_remote
+    r0, r1 = remote.restarts
     try:
         ray.kill(remote.workers[0])
         assert_same(remote.reset(seed=SEED), sync.reset(seed=SEED), "reset")
-        assert remote.restarts == [1, 0]
+        assert remote.restarts == [r0 + 1, r1]
         with pytest.raises(ValueError, match="index"):  # an env's own error propagates
             remote.step([Action("click", index=10_000), Action("wait")])
     finally:
-        remote.close()
         sync.close()
 
 
@@ -223,7 +256,7 @@ def test_step_timeout_counts_a_silent_worker_as_dead(tmp_path):
         remote.close()
 
 
-def test_collect_episodes_cuts_whole_episodes():
+def test_collect_episodes_cuts_whole_episodes(contacts_remote):
     """A trainer's view: whole episodes, each with its task, actions and final info; the same
     episodes from a RayVectorEnv as from a sync vector env."""
     def policy(observations: list[dict], infos: list[dict]) -> list[Any]:
@@ -231,12 +264,11 @@ def test_collect_episodes_cuts_whole_episodes():
 
     sync = gymnasium.make_vec("PhoneWorld/Contacts-v0", num_envs=2, vectorization_mode="sync",
                               obs_mode="a11y")
-    remote = RayVectorEnv("PhoneWorld/Contacts-v0", 2, obs_mode="a11y", **SMALL)
     try:
-        episodes = collect_episodes(remote, policy, 5, seed=SEED, keep_observations=True)
+        episodes = collect_episodes(contacts_remote, policy, 5, seed=SEED,
+                                    keep_observations=True)
         expected = collect_episodes(sync, policy, 5, seed=SEED)
     finally:
-        remote.close()
         sync.close()
     assert len(episodes) == 5 and {e.slot for e in episodes} == {0, 1}
     for e, x in zip(episodes, expected, strict=True):
@@ -276,18 +308,17 @@ class StallingOracle:
         return self.inner.act(observation)
 
 
-def test_pool_serves_concurrent_requests_on_two_phones():
+def test_pool_serves_concurrent_requests_on_two_phones(two_phones):
     """Four oracle episodes of four Contacts tasks, two phones: all succeed, both phones play,
     and the records carry what a trainer needs."""
-    with DevicePool(["phoneworld", "phoneworld"], env_kwargs={"obs_mode": "a11y"},
-                    **SMALL) as pool:
-        assert pool.devices == ["device0", "device1"] and not pool.dead
-        assert {d["kind"] for d in pool.info.values()} == {"phoneworld"}
-        records = pool.run(CONTACTS_TASKS, seeds=[1, 2, 3, 4])
-        with pytest.raises(KeyError, match="NoSuchTask"):  # refused before anything runs
-            pool.run(["ContactsStar", "NoSuchTask"])
-        with pytest.raises(ValueError, match="seeds"):
-            pool.run(CONTACTS_TASKS, seeds=[1, 2])
+    pool = two_phones
+    assert pool.devices == ["device0", "device1"] and not pool.dead
+    assert {d["kind"] for d in pool.info.values()} == {"phoneworld"}
+    records = pool.run(CONTACTS_TASKS, seeds=[1, 2, 3, 4])
+    with pytest.raises(KeyError, match="NoSuchTask"):  # refused before anything runs
+        pool.run(["ContactsStar", "NoSuchTask"])
+    with pytest.raises(ValueError, match="seeds"):
+        pool.run(CONTACTS_TASKS, seeds=[1, 2])
     assert [r.index for r in records] == [0, 1, 2, 3]
     assert [(r.task, r.seed) for r in records] == list(zip(CONTACTS_TASKS, [1, 2, 3, 4]))
     assert all(r.success and r.reward == 1.0 and r.terminated for r in records), records
@@ -303,7 +334,7 @@ def test_pool_serves_concurrent_requests_on_two_phones():
     assert info["params"] == records[2].params
 
 
-def test_pool_goes_on_when_a_phone_dies_mid_episode(tmp_path):
+def test_pool_goes_on_when_a_phone_dies_mid_episode(tmp_path, two_phones):
     """One phone hangs mid-episode and its actor is killed: that episode is reported
     truncated with the reason, the other three complete on the other phone, and the pool
     keeps serving with the phone that is left."""
@@ -312,24 +343,23 @@ def test_pool_goes_on_when_a_phone_dies_mid_episode(tmp_path):
     def agent(env: Any) -> StallingOracle:
         return StallingOracle(env, "ContactsStar", marker)
 
-    with DevicePool(["phoneworld", "phoneworld"], env_kwargs={"obs_mode": "a11y"},
-                    **SMALL) as pool:
-        records = []
-        for record in pool.imap_unordered(CONTACTS_TASKS, [1, 2, 3, 4], agent):
-            records.append(record)
-            if len(records) == 3:  # the others are done: the hanging phone is the one left
-                [(hung, (index, task))] = pool.running.items()
-                assert task == "ContactsStar"
-                ray.kill(pool.actor(hung))
-        by_task = {r.task: r for r in records}
-        dead = by_task.pop("ContactsStar")
-        assert dead.truncated and not dead.success and dead.device == hung
-        assert "killed" in dead.worker_error and dead.failure == dead.worker_error
-        assert all(r.success and r.device != hung for r in by_task.values())
-        assert pool.devices == [d for d in ("device0", "device1") if d != hung]
-        assert hung in pool.dead
-        again = pool.run(["ContactsUnstar", "ContactsStar"], 5)
-        assert all(r.success for r in again)
+    pool = two_phones
+    records = []
+    for record in pool.imap_unordered(CONTACTS_TASKS, [1, 2, 3, 4], agent):
+        records.append(record)
+        if len(records) == 3:  # the others are done: the hanging phone is the one left
+            [(hung, (index, task))] = pool.running.items()
+            assert task == "ContactsStar"
+            ray.kill(pool.actor(hung))
+    by_task = {r.task: r for r in records}
+    dead = by_task.pop("ContactsStar")
+    assert dead.truncated and not dead.success and dead.device == hung
+    assert "killed" in dead.worker_error and dead.failure == dead.worker_error
+    assert all(r.success and r.device != hung for r in by_task.values())
+    assert pool.devices == [d for d in ("device0", "device1") if d != hung]
+    assert hung in pool.dead
+    again = pool.run(["ContactsUnstar", "ContactsStar"], 5)
+    assert all(r.success for r in again)
 
 
 def test_pool_requeues_and_times_out(tmp_path):
