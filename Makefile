@@ -33,7 +33,7 @@ lint: install
 
 ## Lint, type-check, then the test suite.
 test: lint
-	$(PY) -m pytest -q -n 2 -p no:cacheprovider
+	$(PY) -m pytest -q -n 2 --dist loadgroup -p no:cacheprovider
 
 ## Speed against android_env's FakeSimulator run in the same process group: steps (tree only,
 ## 540x1200, 1080x2400), resets, a new env instance, async vector envs; prints the table and

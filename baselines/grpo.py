@@ -380,8 +380,9 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
     losses. Old log-probabilities are taken once, before the first step (the policy that
     sampled); reference ones likewise when ``kl_coef`` > 0 and a reference is given."""
     samples = [s for s in samples if s.advantage != 0.0]
-    if not samples:
-        return {"loss": 0.0, "samples": 0.0}
+    if not samples:  # nothing to learn from: no step taken
+        return {"loss": 0.0, "samples": 0.0, "minibatches": 0.0, "ratio": 1.0, "clipped": 0.0,
+                "kl": 0.0}
     model.eval()  # no dropout: the ratio compares the same function
     only = settings.allowed_tokens_only
     temp = settings.temperature

@@ -55,18 +55,18 @@ class CheckConfig:
     sft_batch: int = 8
     sft_lr: float = 3e-3
     select_seeds: tuple[int, int] = (3000, 3040)
-    eval_seeds: tuple[int, int] = (5000, 5100)
+    eval_seeds: tuple[int, int] = (5000, 5080)
     rl_seeds: tuple[int, int] = (1000, 2000)
-    updates: int = 16
-    tasks_per_update: int = 4
+    updates: int = 10
+    tasks_per_update: int = 3
     group_size: int = 8
     epochs: int = 2
     minibatch: int = 32
-    lr: float = 1e-3
+    lr: float = 2e-4
     clip_eps: float = 0.2
     temperature: float = 1.0
     max_steps: int = 6
-    eval_every: int = 4
+    eval_every: int = 2
     reward: str = "verified"
     #: the constrained decoder: "trie" (token by token through the candidates' trie) or
     #: "whole" (each candidate scored as a whole)
@@ -78,7 +78,7 @@ class CheckConfig:
     def quick(cls, **kw: Any) -> CheckConfig:
         """A shrunken run for CI: fewer seeds and updates, the same path."""
         base = dict(demo_seeds=(0, 40), select_seeds=(3000, 3016), eval_seeds=(5000, 5030),
-                    updates=6, eval_every=3, tasks_per_update=3)
+                    updates=6, eval_every=3)
         base.update(kw)
         return cls(**base)  # type: ignore[arg-type]
 

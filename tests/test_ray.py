@@ -22,6 +22,9 @@ from phoneworld_gym import Action
 from phoneworld_gym.contract import ACTION_TYPES, action_space
 
 ray = pytest.importorskip("ray")
+# one xdist worker runs the whole module (make test passes --dist loadgroup), so its shared
+# Ray instance and actors start once instead of once per worker
+pytestmark = pytest.mark.xdist_group("ray")
 
 from phoneworld_gym.scale import (  # noqa: E402 (after the importorskip)
     DevicePool,
