@@ -28,9 +28,11 @@ LoRA goes through ``peft``: ``lora={"r": 8, ...}`` wraps the model with a new ad
 from __future__ import annotations
 
 import base64
+import collections
 import dataclasses
 import hashlib
 import io
+import types
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -327,6 +329,11 @@ class LocalModel:
     #: the prompt's head every step shares (the system message) is run once and its
     #: key/value cache reused (False: every prompt from its first token)
     prefix_cache = True
+    #: how many recent prompts keep their pass (output and key/value cache) for trie
+    #: decoding: a GRPO group plays one task instance G times, so its episodes often meet
+    #: the same prompt (always at the first step). Each entry holds a prompt's whole cache
+    #: (layers x 2 x tokens x width values): lower it, or 0, for a large model
+    prompt_cache = 16
 
     def _prompt_pass(self, inputs: Mapping[str, Any]) -> tuple[Any, Any]:
         """The forward pass over a prompt with its key/value cache: ``(output, cache)``.
@@ -335,22 +342,57 @@ class LocalModel:
         for each prompt; only the rest is run here."""
         import copy
 
+        from phoneworld_gym.baselines.scoring import _cache_of
+
+        ids = inputs["input_ids"]
+        extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "attention_mask")}
+        if extra or ids.shape[0] != 1:
+            out = self.model(**inputs, use_cache=True)
+            return out, _cache_of(out)
+        row = ids[0].tolist()
+        version = self._weights_version()
+        if self.__dict__.get("_version") != version:  # trained since: nothing cached holds
+            self._version = version
+            self.__dict__.pop("_head", None)
+            self.__dict__.pop("_memo", None)
+        memo: collections.OrderedDict[tuple[int, ...], tuple[Any, Any]] = \
+            self.__dict__.setdefault("_memo", collections.OrderedDict())
+        key = tuple(row)
+        if self.prompt_cache and key in memo:  # a group's episodes often see one screen
+            memo.move_to_end(key)
+            out, cache = memo[key]
+            return out, copy.deepcopy(cache)
+        out, cache = self._prompt_pass_uncached(inputs, row)
+        out = types.SimpleNamespace(logits=out.logits[:, -1:])  # all decoding reads
+        if self.prompt_cache:
+            memo[key] = (out, copy.deepcopy(cache))
+            while len(memo) > self.prompt_cache:
+                memo.popitem(last=False)
+        return out, cache
+
+    def _weights_version(self) -> tuple[int, ...]:
+        """Changes whenever the weights are changed in place (an optimiser step): torch's
+        version counters of the first and last parameters."""
+        params = list(self.model.parameters())
+        return (id(self.model), params[0]._version, params[-1]._version) if params else ()
+
+    def _prompt_pass_uncached(self, inputs: Mapping[str, Any], row: list[int]
+                              ) -> tuple[Any, Any]:
+        import copy
+
         import torch
 
         from phoneworld_gym.baselines.scoring import _cache_kw, _cache_of
 
         ids = inputs["input_ids"]
-        extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "attention_mask")}
-        if not self.prefix_cache or extra or ids.shape[0] != 1:
+        if not self.prefix_cache:
             out = self.model(**inputs, use_cache=True)
             return out, _cache_of(out)
-        row = ids[0].tolist()
         head = self.__dict__.get("_head")
         if head is None:
             marker = self.tokenizer("<|user|>", add_special_tokens=False)["input_ids"]
             cut = _find(row, marker)
-            if cut <= 0:
-                self.prefix_cache = False
+            if cut <= 0:  # no system message before the user's: nothing shared to keep
                 out = self.model(**inputs, use_cache=True)
                 return out, _cache_of(out)
             with torch.no_grad():

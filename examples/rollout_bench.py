@@ -1,131 +1,175 @@
-"""Rollout and update speed of the recipe's RL stage, before and after whole-candidate decoding.
+"""Decoding speed of the RL stage's rollouts, before and after: milliseconds per agent step.
 
-Both runs use the recipe's CPU model shape (a tiny Llama, 2 layers, width 128, built here from
-a config; untrained weights: speed does not depend on what the model learned, and constrained
-decoding keeps every reply a valid action), the recipe's six train tasks in the mock world,
-the same seeds and the same number of episodes:
+The model is the recipe's CPU shape (a tiny Llama, 2 layers, width 128, built here from a
+config; untrained weights: speed does not depend on what the model learned). The screens are
+the oracle's on the recipe's six train tasks (seeds 0-1), each with the agent's real prompt
+(goal, history, screen) and the screen's candidate actions. Every variant decodes every
+screen greedily (the same replies for the two trie variants: they are the same
+distribution), in rounds that rotate the variants' order so a busy machine slows each alike;
+a figure is the median over rounds.
 
-- **before**: token-by-token decoding through a trie of the screen's candidate actions with
+- **before**: token-by-token decoding through the trie of candidates with
   ``model.generate`` (one forward pass per token, every forced JSON token generated), every
   prompt run from its first token;
-- **after**: the same distribution, decoded with one forward pass per branch (a run of
-  forced tokens is appended in one pass) and the system message's key/value cache computed
-  once per model;
-- **whole candidates**: every candidate scored as a whole (``constrained="whole"``: one pass
-  over the prompt, one batched pass over all candidates), for comparison.
+- **after**: the same decoder appending each run of forced tokens in one forward pass (one
+  pass per branch) and reusing the system message's key/value cache;
+- **whole**: every candidate scored as a whole (``constrained="whole"``), for comparison.
 
-GRPO samples are token sequences with their allowed sets in the first two rows and one
-decision each in the third; the update is timed the same way in each.
+Then GRPO-style group rollouts (``--groups`` instances x 8 episodes at temperature 1 on
+``--task``, optionally with a trained ``--model``), before and after, where the recent-prompt
+cache also counts: a group's episodes share their first screen and often more.
 
-It prints env-steps/s of rollouts, seconds per update (rollouts + the policy update) and the
-ratios, and writes them as JSON (``--json``).
+Also printed: one env step (the oracle's actions through ``env.step``), so the share of an
+agent step spent deciding is visible, and agent steps per second (decoding + env step).
 
-    python examples/rollout_bench.py [--episodes 32] [--json out/rollout_bench.json]
+    python examples/rollout_bench.py [--rounds 3] [--json out/rollout_bench.json]
+        [--model out/learning_check/sft --task ContactsStar --groups 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 import torch
 
 TASKS = ["SettingsSwitch", "ClockDisableAlarm", "MessagesDeleteThread", "ContactsStar",
          "ContactsCountFavorites", "ClockEarliestAlarm"]
 
 
-def measure(decoding: str | bool, model, tok, episodes: int, group: int, max_steps: int,
-            temperature: float, fast: bool) -> dict[str, float]:
-    from phoneworld_gym.baselines.grpo import (
-        GRPOSettings,
-        collect_groups,
-        update_policy,
-        verified_reward,
+def screens(seeds: range) -> tuple[list[tuple[list, list[str]]], float]:
+    """(messages, candidate texts) of every oracle step, and seconds per env step."""
+    from phoneworld_gym.baselines.lm_agent import launcher_apps
+    from phoneworld_gym.baselines.prompt import (
+        Turn,
+        build_messages,
+        candidate_actions,
+        format_action,
     )
-    from phoneworld_gym.baselines.lm_agent import LMAgent
-    from phoneworld_gym.baselines.sampler import EnvSource, TaskSampler
+    from phoneworld_gym.env import PhoneEnv
 
-    sampler = TaskSampler([EnvSource("mock", "PhoneWorld/All-v0", tasks=TASKS)], seed=0,
-                          seeds=list(range(1000, 2000)))
-    settings = GRPOSettings(tasks_per_update=max(1, episodes // group), group_size=group,
-                            epochs=1, minibatch=16, lr=1e-4, temperature=temperature,
-                            max_new_tokens=40, max_episode_steps=max_steps)
-    agent = LMAgent((model, tok), temperature=temperature, max_new_tokens=40, seed=0,
-                    constrained=decoding)
-    agent.lm.fast_trie = agent.lm.prefix_cache = fast
-    counter = [0]
-
-    def reward(ep) -> float:  # a stand-in with spread in every group: every other episode
-        counter[0] += 1
-        return float(counter[0] % 2) + verified_reward(ep)
-
+    env = PhoneEnv(TASKS, split="train", obs_mode="a11y")
+    apps = launcher_apps()
+    out: list[tuple[list, list[str]]] = []
+    step_s: list[float] = []
     try:
-        sampler.env("mock")  # built before the clock starts
-        t0 = time.perf_counter()
-        got = collect_groups(sampler, agent, settings, reward)
-        t_roll = time.perf_counter() - t0
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-        state = {k: v.clone() for k, v in model.state_dict().items()}
-        t0 = time.perf_counter()
-        update_policy(model, opt, got.samples, settings, tok.pad_token_id or 0,
-                      rng=np.random.default_rng(0))
-        t_upd = time.perf_counter() - t0
-        model.load_state_dict(state)  # the next run starts from the same weights
+        for task in TASKS:
+            for seed in seeds:
+                obs, _ = env.reset(seed=seed, options={"task": task})
+                history: list[Turn] = []
+                for action in env.oracle():
+                    msgs = build_messages(obs["goal"], obs["a11y"], history)
+                    out.append((msgs, [format_action(a) for a in candidate_actions(
+                        obs["goal"], obs["a11y"], apps=apps)]))
+                    t0 = time.perf_counter()
+                    obs, _, term, trunc, info = env.step(action)
+                    step_s.append(time.perf_counter() - t0)
+                    history.append(Turn(action, str(info["action_error"] or "")))
+                    if term or trunc:
+                        break
     finally:
-        sampler.close()
-    steps = sum(len(e.steps) for e in got.episodes)
-    return {"episodes": len(got.episodes), "env_steps": steps,
-            "rollout_s": round(t_roll, 2), "steps_per_s": round(steps / t_roll, 2),
-            "update_s": round(t_upd, 2), "samples": len(got.samples),
-            "seconds_per_update": round(t_roll + t_upd, 2),
-            "candidates_per_step": round(float(np.mean(
-                [len(c) for e in got.episodes for c in e.candidates if c] or [0])), 1)}
+        env.close()
+    return out, statistics.median(step_s)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--episodes", type=int, default=32)
-    ap.add_argument("--group", type=int, default=8)
-    ap.add_argument("--max-steps", type=int, default=8)
-    ap.add_argument("--temperature", type=float, default=1.0)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json", default="")
+    ap.add_argument("--model", default="", help="a checkpoint for the group rollouts "
+                    "(default: the untrained tiny model)")
+    ap.add_argument("--task", default="ContactsStar")
+    ap.add_argument("--groups", type=int, default=3)
     args = ap.parse_args()
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
+    from phoneworld_gym.baselines.lm_agent import LocalModel
     from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
 
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as tmp:
         path = build_tiny(Path(tmp) / "m", list(oracle_corpus(TASKS, seeds=[0])), layers=2,
                           hidden=128, vocab=2000, init_std=0.1)
-        tok = AutoTokenizer.from_pretrained(path)
-        model = AutoModelForCausalLM.from_pretrained(path).eval()
-    rows = {}
-    for name, decoding, fast in (("before (generate)", "trie", False),
-                                 ("after (trie runs)", "trie", True),
-                                 ("whole candidates", "whole", True)):
-        rows[name] = measure(decoding, model, tok, args.episodes, args.group, args.max_steps,
-                             args.temperature, fast)
-    b, a = rows["before (generate)"], rows["after (trie runs)"]
-    print(f"{'':18} {'episodes':>8} {'steps':>6} {'steps/s':>8} {'rollout s':>9} "
-          f"{'update s':>8} {'s/update':>8}")
-    for name, r in rows.items():
-        print(f"{name:18} {r['episodes']:>8} {r['env_steps']:>6} {r['steps_per_s']:>8} "
-              f"{r['rollout_s']:>9} {r['update_s']:>8} {r['seconds_per_update']:>8}")
-    ratio = {"steps_per_s": round(a["steps_per_s"] / b["steps_per_s"], 2),
-             "seconds_per_update": round(b["seconds_per_update"] / a["seconds_per_update"], 2)}
-    print(f"speed-up: rollouts x{ratio['steps_per_s']} (env-steps/s), "
-          f"updates x{ratio['seconds_per_update']} (seconds per update); "
-          f"{rows['whole candidates']['candidates_per_step']} candidates per step")
+        lm = LocalModel.load(path)
+    data, env_step = screens(range(args.seeds))
+    variants = ["before", "after", "whole"]
+
+    def run(name: str) -> tuple[float, list[str]]:
+        lm.fast_trie = lm.prefix_cache = name != "before"
+        lm.prompt_cache = 0  # distinct screens: the group-level cache is measured below
+        if name == "after":
+            lm.__dict__.pop("_head", None)  # the prefix cache is built inside the clock
+        replies = []
+        t0 = time.perf_counter()
+        for msgs, allowed in data:
+            if name == "whole":
+                replies.append(lm.choose(msgs, allowed).text)
+            else:
+                replies.append(lm.generate(msgs, allowed=allowed, max_new_tokens=40).text)
+        return (time.perf_counter() - t0) / len(data), replies
+
+    times: dict[str, list[float]] = {v: [] for v in variants}
+    replies: dict[str, list[str]] = {}
+    for r in range(args.rounds):
+        order = variants[r % 3:] + variants[:r % 3]
+        for name in order:
+            sec, replies[name] = run(name)
+            times[name].append(sec)
+            print(f"round {r + 1} {name}: {1000 * sec:.1f} ms per step", flush=True)
+    med = {v: statistics.median(times[v]) for v in variants}
+    same = replies["before"] == replies["after"]
+    print(f"\n{len(data)} screens ({statistics.mean(len(a) for _, a in data):.0f} candidates "
+          f"each on average), env step {1000 * env_step:.1f} ms (median)")
+    print(f"{'decoder':8} {'ms/step':>8} {'agent steps/s':>14} {'vs before':>10}")
+    for v in variants:
+        print(f"{v:8} {1000 * med[v]:>8.1f} {1 / (med[v] + env_step):>14.2f} "
+              f"{med['before'] / med[v]:>9.2f}x")
+    print(f"before and after wrote the same replies: {same}")
+    groups = group_rollouts(LocalModel.load(args.model) if args.model else lm, args)
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps({"rows": rows, "speedup": ratio,
-                                               "args": vars(args)}, indent=1))
+        Path(args.json).write_text(json.dumps({
+            "screens": len(data), "env_step_s": env_step, "median_s": med, "rounds": times,
+            "same_replies": same, "groups": groups, "args": vars(args)}, indent=1))
+
+
+def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
+    """GRPO-style rollouts: ``--groups`` instances of ``--task`` x 8 episodes at temperature
+    1, before (generate, no caches) and after (forced runs, the system message's cache and
+    the recent-prompt cache, which a group's episodes share wherever they meet one screen);
+    env-steps per second of whole episodes, env steps included."""
+    from phoneworld_gym.baselines.grpo import play
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+    from phoneworld_gym.env import PhoneEnv
+
+    env = PhoneEnv(args.task, split="train", obs_mode="a11y")
+    out: dict[str, dict[str, float]] = {}
+    try:
+        for name in ("before", "after"):
+            lm.fast_trie = lm.prefix_cache = name == "after"
+            lm.prompt_cache = 16 if name == "after" else 0
+            agent = LMAgent(lm, temperature=1.0, constrained=True, seed=0, max_new_tokens=40)
+            steps, t0 = 0, time.perf_counter()
+            for k in range(args.groups):
+                for _ in range(8):
+                    steps += len(play(env, agent, "mock", args.task, 1000 + k, 6).steps)
+            sec = time.perf_counter() - t0
+            out[name] = {"env_steps": steps, "seconds": round(sec, 2),
+                         "steps_per_s": round(steps / sec, 2)}
+    finally:
+        env.close()
+    b, a = out["before"], out["after"]
+    print(f"\ngroup rollouts ({args.task}, {args.groups} groups x 8 episodes, T=1"
+          f"{', model ' + args.model if args.model else ', untrained model'}):")
+    for name, r in out.items():
+        print(f"{name:8} {r['env_steps']:>5} env steps in {r['seconds']:>6.1f} s: "
+              f"{r['steps_per_s']:>6.2f} steps/s")
+    print(f"speed-up {a['steps_per_s'] / b['steps_per_s']:.2f}x")
+    return out
 
 
 if __name__ == "__main__":

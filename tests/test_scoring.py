@@ -256,3 +256,36 @@ def test_fast_trie_decoding_equals_generate_and_runs_fewer_passes(tiny: Path) ->
     finally:
         hook.remove()
         env.close()
+
+
+def test_prompt_cache_replays_a_seen_prompt_and_forgets_after_training(tiny: Path) -> None:
+    """A prompt seen again (a group's episodes at their first step) reuses its pass and
+    decodes exactly as a fresh pass would; an optimiser step on the weights empties every
+    cache, so decoding then follows the new weights."""
+    from phoneworld_gym.baselines.lm_agent import LocalModel
+
+    lm = LocalModel.load(tiny)
+    calls = [0]
+    hook = lm.model.register_forward_pre_hook(lambda *_: calls.__setitem__(0, calls[0] + 1))
+    allowed = ['{"action_type": "wait"}', '{"action_type": "navigate_back"}',
+               '{"action_type": "open_app", "app_name": "Contacts"}']
+    msgs = [{"role": "user", "content": "Goal: open Contacts\nScreen elements:\n[0] Home"}]
+    try:
+        first = lm.generate(msgs, temperature=1.0, seed=4, allowed=allowed)
+        n = calls[0]
+        again = lm.generate(msgs, temperature=1.0, seed=4, allowed=allowed)
+        assert again.token_ids == first.token_ids
+        assert calls[0] - n < n  # the prompt's pass was not run again
+        fresh = LocalModel(lm.model, lm.tokenizer)
+        fresh.prompt_cache = 0
+        assert fresh.generate(msgs, temperature=1.0, seed=4, allowed=allowed).token_ids \
+            == first.token_ids
+        opt = torch.optim.SGD(lm.model.parameters(), lr=10.0)
+        loss = sum(p.float().pow(2).sum() for p in lm.model.parameters())
+        loss.backward()  # type: ignore[union-attr]
+        opt.step()
+        n = calls[0]
+        lm.generate(msgs, temperature=1.0, seed=4, allowed=allowed)
+        assert calls[0] - n >= 2  # the head and the prompt were run again
+    finally:
+        hook.remove()
