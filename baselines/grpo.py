@@ -78,6 +78,8 @@ class StepSample:
     ref_policy: list[float] | None = None
     #: how the sampler scored the candidates (``candidate_logprobs``' mode)
     scoring: str = "whole"
+    #: how many identical samples this one stands for (:func:`merge_identical`)
+    weight: float = 1.0
 
 
 def pack(samples: Sequence[StepSample], pad_id: int
@@ -366,6 +368,39 @@ def chosen_mask(samples: Sequence[StepSample], comp: torch.Tensor) -> torch.Tens
     return mask
 
 
+def merge_identical(samples: Sequence[StepSample]) -> list[StepSample]:
+    """One sample per (group, prompt, completion, sign of the advantage), standing for the
+    samples it replaces (``weight``, their count; ``advantage``, their mean). A group's
+    episodes often take the same action on the same screen (always at the first step); the
+    clipped surrogate of such samples is ``min(r A_i, clip(r) A_i)`` summed over them, and for
+    advantages of one sign that is ``min(r, clip(r))`` (or ``max``) times their sum, so the
+    weighted sample gives the same loss and gradient with one forward pass instead of
+    several. Samples keep their first appearance's order."""
+    def key(smp: StepSample) -> Any:
+        return (smp.group, tuple(smp.prompt_ids), tuple(smp.completion_ids),
+                smp.advantage > 0, smp.choice, smp.scoring)
+
+    counts: dict[Any, int] = {}
+    for smp in samples:
+        if smp.group >= 0:
+            counts[key(smp)] = counts.get(key(smp), 0) + 1
+    merged: dict[Any, StepSample] = {}
+    out: list[StepSample] = []
+    for smp in samples:
+        k = key(smp) if smp.group >= 0 else None
+        if k is None or counts[k] == 1:  # alone: the sample itself (the update fills it in)
+            out.append(smp)
+        elif k not in merged:
+            merged[k] = dataclasses.replace(smp)
+            out.append(merged[k])
+        else:
+            into = merged[k]
+            total = into.weight + smp.weight
+            into.advantage = (into.advantage * into.weight + smp.advantage * smp.weight) / total
+            into.weight = total
+    return out
+
+
 def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequence[StepSample],
                   settings: GRPOSettings, pad_id: int, ref_model: Any = None,
                   rng: np.random.Generator | None = None) -> dict[str, float]:
@@ -382,7 +417,9 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
     samples = [s for s in samples if s.advantage != 0.0]
     if not samples:  # nothing to learn from: no step taken
         return {"loss": 0.0, "samples": 0.0, "minibatches": 0.0, "ratio": 1.0, "clipped": 0.0,
-                "kl": 0.0}
+                "kl": 0.0, "passes": 0.0}
+    n_samples = float(sum(s.weight for s in samples))
+    samples = merge_identical(samples)
     model.eval()  # no dropout: the ratio compares the same function
     only = settings.allowed_tokens_only
     temp = settings.temperature
@@ -411,6 +448,7 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
         for batch in whole_group_batches(samples, settings.minibatch, rng):
             optimizer.zero_grad()
             total = 0.0
+            size = float(sum(s.weight for s in batch))
             for smp in batch:
                 if not smp.candidates:
                     continue
@@ -426,12 +464,13 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
                     kl_t = (lp.exp() * (lp - ref)).sum()
                     term = term + settings.kl_coef * kl_t
                     kl = float(kl_t.detach())
-                (term / len(batch)).backward()  # one graph at a time: memory of one step
-                total += float(term.detach())
-                sums["ratio"] += float(ratio.detach())
-                sums["clipped"] += float(ratio.detach() * adv > clipped.detach() * adv)
-                sums["kl"] += kl
-                decisions += 1
+                w = smp.weight
+                (term * w / size).backward()  # one graph at a time: memory of one step
+                total += float(term.detach()) * w
+                sums["ratio"] += float(ratio.detach()) * w
+                sums["clipped"] += float(ratio.detach() * adv > clipped.detach() * adv) * w
+                sums["kl"] += kl * w
+                decisions += w
             toks = [s for s in batch if not s.candidates]
             if toks:
                 ids, attn, comp = pack(toks, pad_id)
@@ -443,19 +482,22 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
                           if toks[0].ref_logprobs is not None else None)
                 adv_t = torch.tensor([s.advantage for s in toks], dtype=torch.float32,
                                      device=dev)
-                loss_t, st = grpo_loss(logp, old, adv_t, chosen_mask(toks, comp).to(dev),
+                weights = torch.tensor([s.weight for s in toks], dtype=comp.dtype)
+                mask = chosen_mask(toks, comp) * weights[:, None]  # a merged row counts w times
+                loss_t, st = grpo_loss(logp, old, adv_t, mask.to(dev),
                                        clip_eps=settings.clip_eps, kl_coef=settings.kl_coef,
                                        ref_logp=ref_lp)
-                (loss_t * len(toks) / len(batch)).backward()
-                total += float(loss_t.detach()) * len(toks)
+                w_toks = float(weights.sum())
+                (loss_t * w_toks / size).backward()
+                total += float(loss_t.detach()) * w_toks
                 for k in sums:
-                    sums[k] += st[k] * len(toks)
-                decisions += len(toks)
+                    sums[k] += st[k] * w_toks
+                decisions += w_toks
             torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
             optimizer.step()
-            losses.append(total / len(batch))
-    return {"loss": float(np.mean(losses)), "samples": float(len(samples)),
-            "minibatches": float(len(losses)),
+            losses.append(total / size)
+    return {"loss": float(np.mean(losses)), "samples": n_samples,
+            "passes": float(len(samples)), "minibatches": float(len(losses)),
             **{k: v / max(decisions, 1) for k, v in sums.items()}}
 
 

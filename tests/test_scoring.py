@@ -289,3 +289,36 @@ def test_prompt_cache_replays_a_seen_prompt_and_forgets_after_training(tiny: Pat
         assert calls[0] - n >= 2  # the head and the prompt were run again
     finally:
         hook.remove()
+
+
+@pytest.mark.parametrize("kind", ["tokens", "candidates"])
+def test_merging_identical_samples_leaves_the_update_unchanged(kind: str) -> None:
+    """A group's identical (prompt, action) samples go through the model once, weighted by
+    their count: one SGD step moves the weights exactly as the unmerged samples do."""
+    from phoneworld_gym.baselines.grpo import merge_identical
+
+    def samples(group: int) -> list[StepSample]:
+        out = []
+        for choice, adv in ((0, 1.5), (0, 1.5), (0, 0.5), (4, -1.0), (4, -1.0), (0, -0.7)):
+            smp = _sample(None, group, adv, choice)
+            if kind == "tokens":
+                smp.candidates, smp.choice = None, -1
+            out.append(smp)
+        return out
+
+    merged = merge_identical(samples(0))
+    assert [m.weight for m in merged] == [3.0, 2.0, 1.0]  # same sign merges, not across
+    assert merged[0].advantage == pytest.approx((1.5 + 1.5 + 0.5) / 3)
+    assert len(merge_identical(samples(-1))) == 6  # no group: never merged
+    after = []
+    for group in (0, -1):
+        model = _llama(5)
+        opt = torch.optim.SGD(model.parameters(), lr=0.5)
+        stats = update_policy(model, opt, samples(group),
+                              GRPOSettings(epochs=1, minibatch=64, lr=0.5, temperature=1.0,
+                                           max_grad_norm=1e9), pad_id=0)
+        assert stats["samples"] == 6 and stats["passes"] == (3 if group == 0 else 6)
+        after.append([p.detach().clone() for p in model.parameters()])
+    for a, b in zip(*after):
+        assert torch.allclose(a, b, atol=1e-6)
+    assert any(not torch.equal(a, p) for a, p in zip(after[0], _llama(5).parameters()))
