@@ -154,22 +154,65 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
             lm.prompt_cache = 16 if name == "after" else 0
             agent = LMAgent(lm, temperature=1.0, constrained=True, seed=0, max_new_tokens=40)
             steps, t0 = 0, time.perf_counter()
+            played = []
             for k in range(args.groups):
-                for _ in range(8):
-                    steps += len(play(env, agent, "mock", args.task, 1000 + k, 6).steps)
+                group = [play(env, agent, "mock", args.task, 1000 + k, 6) for _ in range(8)]
+                steps += sum(len(ep.steps) for ep in group)
+                played.append(group)
             sec = time.perf_counter() - t0
             out[name] = {"env_steps": steps, "seconds": round(sec, 2),
                          "steps_per_s": round(steps / sec, 2)}
     finally:
         env.close()
+    out.update(update_speed(lm, played))
     b, a = out["before"], out["after"]
     print(f"\ngroup rollouts ({args.task}, {args.groups} groups x 8 episodes, T=1"
           f"{', model ' + args.model if args.model else ', untrained model'}):")
-    for name, r in out.items():
+    for name in ("before", "after"):
+        r = out[name]
         print(f"{name:8} {r['env_steps']:>5} env steps in {r['seconds']:>6.1f} s: "
               f"{r['steps_per_s']:>6.2f} steps/s")
     print(f"speed-up {a['steps_per_s'] / b['steps_per_s']:.2f}x")
+    um, uu = out["update_merged"], out["update_unmerged"]
+    print(f"policy update on those groups' samples (2 epochs, minibatch 32): "
+          f"{uu['seconds']:.1f} s unmerged ({uu['passes']:.0f} passes) -> {um['seconds']:.1f} s "
+          f"merged ({um['passes']:.0f} passes): {uu['seconds'] / um['seconds']:.2f}x")
     return out
+
+
+def update_speed(lm, groups) -> dict[str, dict[str, float]]:
+    """One policy update on the groups' samples (rewards: the verifier's, a stand-in spread
+    where a group has none), with identical samples merged and not (group ids dropped)."""
+    import copy
+
+    import numpy as np
+
+    from phoneworld_gym.baselines.grpo import GRPOSettings, group_samples, update_policy
+
+    samples = []
+    for gid, group in enumerate(groups):
+        rewards = [float(ep.success) for ep in group]
+        if len(set(rewards)) < 2:
+            rewards = [float(i % 2) for i in range(len(group))]
+        samples += group_samples(group, rewards, balance=True, group_id=gid)
+    settings = GRPOSettings(epochs=2, minibatch=32, lr=2e-4, temperature=1.0)
+    out = {}
+    for name, smps in (("update_merged", samples),
+                       ("update_unmerged", [dataclasses_replace(s, group=-1) for s in samples])):
+        model = copy.deepcopy(lm.model)
+        opt = torch.optim.AdamW(model.parameters(), lr=2e-4)
+        t0 = time.perf_counter()
+        st = update_policy(model, opt, smps, settings, lm.tokenizer.pad_token_id or 0,
+                           rng=np.random.default_rng(0))
+        out[name] = {"seconds": round(time.perf_counter() - t0, 2), "passes": st["passes"],
+                     "samples": st["samples"]}
+    return out
+
+
+def dataclasses_replace(obj, **kw):
+    import dataclasses
+
+    return dataclasses.replace(obj, **kw)
 
 
 if __name__ == "__main__":
