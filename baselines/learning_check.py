@@ -163,6 +163,8 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     collect("PhoneWorld/All-v0", "oracle", [cfg.task], demo_seeds, out / "demos",
             split="train")
     demos = load(out / "demos")
+    wanted = set(demo_seeds)  # a reused folder may hold other seeds' episodes: not those
+    demos = demos.select([i for i, s in enumerate(demos["seed"]) if int(s) in wanted])
     tok = AutoTokenizer.from_pretrained(base)
     model = AutoModelForCausalLM.from_pretrained(base)
     env = PhoneEnv(cfg.task, split="train", obs_mode="a11y")
