@@ -458,22 +458,46 @@ def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig
 
 
 class RandomLM:
-    """The random agent with the ``last`` record :func:`play` reads (no tokens)."""
+    """The random floor with the ``last`` record :func:`play` reads (no tokens).
+
+    ``candidates=False``: :class:`~phoneworld_gym.baselines.agents.RandomAgent` (taps,
+    typing and scrolls; it never answers). ``candidates=True`` (the recipe's floor when its
+    decoding is constrained): a uniform pick among the same candidate actions the
+    constrained decoder chooses from (:func:`~phoneworld_gym.baselines.prompt.
+    candidate_actions`), answers and statuses included, so an information-retrieval task
+    scores what guessing among the screen's values scores, not 0 by construction."""
 
     name = "random"
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, candidates: bool = False):
+        import numpy as np
+
         from phoneworld_gym.baselines.agents import RandomAgent
+        from phoneworld_gym.baselines.lm_agent import launcher_apps
 
         self.inner = RandomAgent(seed=seed)
+        self.candidates = candidates
+        self.rng = np.random.default_rng(seed)
+        self.apps = launcher_apps() if candidates else []
+        self.goal = ""
         self.last: dict[str, Any] = {}
 
     def reset(self, goal: str) -> None:
+        self.goal = goal
         self.inner.reset(goal)
 
     def act(self, obs: Mapping[str, Any]) -> Any:
-        action = self.inner.act(dict(obs))
-        self.last = {"prompt_ids": [], "completion_ids": [], "completion": str(action)}
+        if self.candidates:
+            from phoneworld_gym.baselines.prompt import candidate_actions, format_action
+
+            options = candidate_actions(self.goal or str(obs.get("goal", "")),
+                                        str(obs["a11y"]), apps=self.apps)
+            action = options[int(self.rng.integers(len(options)))]
+            text = format_action(action)
+        else:
+            action = self.inner.act(dict(obs))
+            text = str(action)
+        self.last = {"prompt_ids": [], "completion_ids": [], "completion": text}
         return action
 
 
@@ -521,7 +545,10 @@ def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
     resolved = {stage: {"weights": weights, **dataclasses.asdict(settings)}
                 for stage, (weights, settings) in cfg.stages.items()}
     real = {**sft, "rl": common, "real": resolved["real"]}
-    parts = {"random": {k: raw.get(k) for k in ("seed", "worlds", "tasks")}, "sft": sft,
+    floor = {k: raw.get(k) for k in ("seed", "worlds", "tasks")}
+    if raw.get("decoding", "free") != "free":  # the floor picks among the candidates
+        floor["candidates"] = True
+    parts = {"random": floor, "sft": sft,
              "real_rl": real, "mixed_rl": {**real, "mixed": resolved["mixed"]},
              "real_rl_more": {**real, "control": resolved["mixed"]}}
     world = world_fingerprint()
@@ -679,8 +706,9 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
         if cached is None:
             t0 = time.time()
             counter = iter(range(10**9))
-            cached = evaluate_policy("random", lambda: RandomLM(cfg.seed + next(counter)),
-                                     cfg, log)
+            cached = evaluate_policy(
+                "random", lambda: RandomLM(cfg.seed + next(counter),
+                                           candidates=cfg.decoding != "free"), cfg, log)
             cache.save("random", evals=cached)
             timed("eval_random", t0)
         else:

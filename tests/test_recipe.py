@@ -411,3 +411,42 @@ def test_an_rl_stage_is_redone_when_a_grpo_default_changes(
     for stage in ("real_rl", "mixed_rl", "real_rl_more"):
         assert after[stage] != before[stage]
         assert '"allowed_tokens_only": false' in after[stage]
+
+
+def test_the_candidate_floor_picks_uniformly_among_the_decoders_actions() -> None:
+    """With constrained decoding the random floor picks among the screen's candidate
+    actions (answers included), so it answers information-retrieval questions and sometimes
+    right; the old floor never answers."""
+    import collections
+
+    import gymnasium
+
+    from phoneworld_gym.baselines.grpo import play
+    from phoneworld_gym.baselines.prompt import candidate_actions, format_action
+    from phoneworld_gym.baselines.recipe import RandomLM
+
+    env = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
+    try:
+        floor = RandomLM(3, candidates=True)
+        obs, _ = env.reset(seed=2, options={"task": "ContactsCountFavorites"})
+        floor.reset(obs["goal"])
+        picks = collections.Counter()
+        allowed = {format_action(a) for a in candidate_actions(obs["goal"], obs["a11y"],
+                                                               apps=floor.apps)}
+        for _ in range(400):
+            action = floor.act(obs)
+            assert format_action(action) in allowed
+            picks[format_action(action)] += 1
+        assert len(picks) > len(allowed) // 2  # spread over the candidates, not stuck
+        answered = wins = 0
+        for seed in range(200):  # measured: 88 answers, 3 right
+            ep = play(env, RandomLM(seed, candidates=True), "mock", "ContactsCountFavorites",
+                      seed, max_steps=1)
+            answered += '"answer"' in ep.actions[0]
+            wins += ep.success
+        assert answered > 40 and 0 < wins < answered / 10  # it answers, rarely right
+        old = [play(env, RandomLM(seed), "mock", "ContactsCountFavorites", seed, max_steps=3)
+               for seed in range(5)]
+        assert not any('"answer"' in a for ep in old for a in ep.actions)
+    finally:
+        env.close()
