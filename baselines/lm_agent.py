@@ -186,6 +186,40 @@ class LocalModel:
                                                  add_generation_prompt=True))
         return messages_to_prompt(messages)
 
+    def _encode(self, messages: Sequence[Mapping[str, Any]] | str, room: int
+                ) -> tuple[str, dict[str, Any], int, list[Any]]:
+        """The prompt text of ``messages`` (or a ready prompt string), its model inputs, how
+        many tokens were cut, and its images. A text prompt that leaves fewer than ``room``
+        positions of the model's context loses tokens from its middle: the head (a quarter
+        of what is left) holds the instructions and the goal, the tail the screen and the cue
+        the completion follows."""
+        import torch
+
+        images: list[Any] = []
+        if isinstance(messages, str):
+            prompt = messages
+        else:
+            if _has_images(messages) and not self.is_vlm:
+                raise ValueError("this model reads text only; the messages hold an image")
+            prompt = self.prompt_text(messages)
+            if self.is_vlm:
+                images = split_images(messages)[1]
+        if self.is_vlm:
+            inputs = dict(self.processor(text=[prompt], images=images or None,
+                                         return_tensors="pt"))
+        else:
+            inputs = dict(self.tokenizer([prompt], return_tensors="pt",
+                                         add_special_tokens=False))
+        truncated = 0
+        limit = self.max_positions
+        n = int(inputs["input_ids"].shape[1])
+        if limit is not None and not images and n + room > limit:
+            truncated = n + room - limit
+            head = max(0, limit - room) // 4
+            inputs = {k: torch.cat([v[:, :head], v[:, head + truncated:]], dim=1)
+                      for k, v in inputs.items()}
+        return prompt, inputs, truncated, images
+
     # -- generation ---------------------------------------------------------------------
     def generate(self, messages: Sequence[Mapping[str, Any]] | str, *,
                  max_new_tokens: int = 96, temperature: float = 0.0,
@@ -206,29 +240,7 @@ class LocalModel:
             raise ValueError(f"max_new_tokens must be >= 1, got {max_new_tokens}")
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
-        images: list[Any] = []
-        if isinstance(messages, str):
-            prompt = messages
-        else:
-            if _has_images(messages) and not self.is_vlm:
-                raise ValueError("this model reads text only; the messages hold an image")
-            prompt = self.prompt_text(messages)
-            if self.is_vlm:
-                images = split_images(messages)[1]
-        if self.is_vlm:
-            inputs = self.processor(text=[prompt], images=images or None, return_tensors="pt")
-        else:
-            inputs = self.tokenizer([prompt], return_tensors="pt", add_special_tokens=False)
-        truncated = 0
-        limit = self.max_positions
-        n = int(inputs["input_ids"].shape[1])
-        if limit is not None and not images and n + max_new_tokens > limit:
-            # cut from the middle: the head holds the instructions and the goal, the tail the
-            # screen and the cue the completion follows
-            truncated = n + max_new_tokens - limit
-            head = max(0, limit - max_new_tokens) // 4
-            inputs = {k: torch.cat([v[:, :head], v[:, head + truncated:]], dim=1)
-                      for k, v in inputs.items()}
+        prompt, inputs, truncated, images = self._encode(messages, max_new_tokens)
         inputs = {k: v.to(self.device) for k, v in inputs.items()}
         kw: dict[str, Any] = {"max_new_tokens": max_new_tokens,
                               "pad_token_id": self.tokenizer.pad_token_id
@@ -437,31 +449,8 @@ class LocalModel:
             raise ValueError("choose needs at least one candidate")
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
-        images: list[Any] = []
-        if isinstance(messages, str):
-            prompt = messages
-        else:
-            if _has_images(messages) and not self.is_vlm:
-                raise ValueError("this model reads text only; the messages hold an image")
-            prompt = self.prompt_text(messages)
-            if self.is_vlm:
-                images = split_images(messages)[1]
-        if self.is_vlm:
-            inputs = dict(self.processor(text=[prompt], images=images or None,
-                                         return_tensors="pt"))
-        else:
-            inputs = dict(self.tokenizer([prompt], return_tensors="pt",
-                                         add_special_tokens=False))
         cand_ids = [self.candidate_ids(c) for c in candidates]
-        longest = max(len(c) for c in cand_ids)
-        truncated = 0
-        limit = self.max_positions
-        n = int(inputs["input_ids"].shape[1])
-        if limit is not None and not images and n + longest > limit:
-            truncated = n + longest - limit
-            head = max(0, limit - longest) // 4
-            inputs = {k: torch.cat([v[:, :head], v[:, head + truncated:]], dim=1)
-                      for k, v in inputs.items()}
+        prompt, inputs, truncated, _ = self._encode(messages, max(len(c) for c in cand_ids))
         prompt_ids = inputs["input_ids"][0].tolist()
         extra = {k: v.to(self.device) for k, v in inputs.items()
                  if k not in ("input_ids", "attention_mask")}
