@@ -28,13 +28,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from phoneworld_gym.baselines.report import paired_gain
 
 
 @dataclasses.dataclass
@@ -85,26 +86,6 @@ class CheckConfig:
 
 def _range(r: Sequence[int]) -> list[int]:
     return list(range(int(r[0]), int(r[1])))
-
-
-def paired_gain(before: Sequence[bool], after: Sequence[bool]) -> dict[str, float]:
-    """The gain ``mean(after) - mean(before)`` over paired episodes (same seeds), its 95%
-    interval (normal approximation on the per-seed differences) and McNemar's exact two-sided
-    p-value (from the discordant pairs)."""
-    if len(before) != len(after) or not before:
-        raise ValueError("before and after must be non-empty and paired (same length)")
-    b = np.asarray(before, dtype=float)
-    a = np.asarray(after, dtype=float)
-    d = a - b
-    n = len(d)
-    mean = float(d.mean())
-    half = 1.96 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("inf")
-    up = int(((a == 1) & (b == 0)).sum())
-    down = int(((a == 0) & (b == 1)).sum())
-    k, m = min(up, down), up + down
-    p = 1.0 if m == 0 else min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m)
-    return {"gain": mean, "low": mean - half, "high": mean + half, "n": n, "up": up,
-            "down": down, "p_mcnemar": p}
 
 
 def _log_default(line: str) -> None:

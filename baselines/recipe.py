@@ -60,12 +60,13 @@ CONFIG_KEYS = {
     "tasks": "train: [...] and test: [...] task ids",
     "demos": "seeds (per train task and world), ratios (world -> weight in the SFT mix)",
     "sft": "SFT settings (epochs, max_steps, batch_size, lr, max_length, ...)",
-    "rl": "reward (verified|judged), judge, train_seeds, real/mixed stage settings",
+    "rl": "reward (verified|judged), judge, train_seeds, adaptive (draw task instances by "
+          "their recent success spread), real/mixed stage settings",
     "eval": "seeds, max_episode_steps, max_new_tokens, random (bool), step_check (int)",
 }
 TINY_KEYS = {"layers", "hidden", "vocab", "corpus_seeds", "init_std"}
 DEMO_KEYS = {"seeds", "ratios"}
-RL_KEYS = {"reward", "judge", "train_seeds", "real", "mixed", "compare_real_only"}
+RL_KEYS = {"reward", "judge", "train_seeds", "adaptive", "real", "mixed", "compare_real_only"}
 STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
 EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random", "step_check"}
 REWARDS = ("verified", "judged")
@@ -111,6 +112,8 @@ class RecipeConfig:
     reward: str
     judge: str | dict[str, Any] | None
     rl_seeds: list[int]
+    #: draw RL task instances by their recent success spread p(1-p) (TaskSampler's adaptive)
+    rl_adaptive: bool
     stages: dict[str, tuple[dict[str, float], GRPOSettings]]
     compare_real_only: bool
     eval_seeds: list[int]
@@ -179,6 +182,9 @@ class RecipeConfig:
         judge = rl.get("judge")
         if reward == "judged":
             judge = check_judge(judge, base_dir)
+        adaptive = rl.get("adaptive", False)
+        if not isinstance(adaptive, bool):
+            raise ValueError(f"config rl.adaptive must be true or false, got {adaptive!r}")
         stages = {}
         for stage in ("real", "mixed"):
             spec = dict(rl.get(stage) or {})
@@ -208,6 +214,7 @@ class RecipeConfig:
             demo_seeds=seeds_of(demos.get("seeds", "0:4"), "demos.seeds"), demo_ratios=ratios,
             sft=sft, reward=reward, judge=judge,
             rl_seeds=seeds_of(rl.get("train_seeds", "1000:2000"), "rl.train_seeds"),
+            rl_adaptive=adaptive,
             stages=stages, compare_real_only=bool(rl.get("compare_real_only", False)),
             eval_seeds=seeds_of(ev.get("seeds", "5000:5003"), "eval.seeds"),
             eval_max_steps=ev.get("max_episode_steps"),
@@ -508,7 +515,8 @@ def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig
     """One GRPO stage on the train tasks of the weighted worlds; returns its history."""
     sources = [dataclasses.replace(cfg.worlds[w], weight=float(wt), tasks=cfg.train_tasks)
                for w, wt in weights.items() if wt > 0]
-    sampler = TaskSampler(sources, seed=seed, seeds=cfg.rl_seeds, split="train")
+    sampler = TaskSampler(sources, seed=seed, seeds=cfg.rl_seeds, split="train",
+                          adaptive=cfg.rl_adaptive)
     counter = iter(range(10**9))
 
     def agent(m: Any, t: Any) -> Any:
@@ -540,6 +548,8 @@ def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
     common: dict[str, Any] = {k: rl.get(k) for k in ("reward", "judge", "train_seeds")}
     if raw.get("decoding", "free") != "free":  # (absent from older runs' keys)
         common["decoding"] = raw["decoding"]
+    if cfg.rl_adaptive:
+        common["adaptive"] = True
     # an RL stage's part is its resolved settings, defaults included: a default that changes
     # (the update's rule, say) redoes the stage even where the config's text did not change
     resolved = {stage: {"weights": weights, **dataclasses.asdict(settings)}

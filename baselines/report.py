@@ -117,6 +117,83 @@ def gains_table(summary: Mapping[str, Any], stages: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def paired_gain(before: Sequence[bool], after: Sequence[bool]) -> dict[str, float]:
+    """The gain ``mean(after) - mean(before)`` over paired episodes (same task and seed), its
+    95% interval (normal approximation on the per-pair differences, kept within [-1, 1]) and
+    McNemar's exact
+    two-sided p-value (from the discordant pairs: ``up`` failed before and succeeds after,
+    ``down`` the reverse)."""
+    if len(before) != len(after) or not before:
+        raise ValueError("before and after must be non-empty and paired (same length)")
+    b = [float(bool(x)) for x in before]
+    a = [float(bool(x)) for x in after]
+    d = [y - x for x, y in zip(b, a)]
+    n = len(d)
+    mean = sum(d) / n
+    if n > 1:
+        var = sum((x - mean) ** 2 for x in d) / (n - 1)
+        half = 1.959964 * math.sqrt(var / n)
+    else:
+        half = float("inf")
+    up = sum(1 for x, y in zip(b, a) if y == 1 and x == 0)
+    down = sum(1 for x, y in zip(b, a) if y == 0 and x == 1)
+    k, m = min(up, down), up + down
+    p = 1.0 if m == 0 else min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m)
+    return {"gain": mean, "low": max(-1.0, mean - half), "high": min(1.0, mean + half), "n": n,
+            "up": up, "down": down, "p_mcnemar": p}
+
+
+def paired_gains(records: Sequence[EvalRecord], stages: Sequence[str]
+                 ) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
+    """``[world, split][category or "all"]["b - a"]`` -> :func:`paired_gain` for each pair of
+    :data:`GAINS` present, over the episodes both stages played (same world, split, task and
+    seed)."""
+    pairs = [(a, b) for a, b in GAINS if a in stages and b in stages]
+    by_key: dict[tuple[str, str, str, int], dict[str, bool]] = defaultdict(dict)
+    cats: dict[tuple[str, str, str, int], str] = {}
+    for r in records:
+        key = (r.world, r.split, r.task, r.seed)
+        by_key[key][r.stage] = bool(r.success)
+        cats[key] = r.category
+    out: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
+    for a, b in pairs:
+        groups: dict[tuple[str, str], list[tuple[bool, bool]]] = defaultdict(list)
+        for key, got in by_key.items():
+            if a in got and b in got:
+                world, split = key[0], key[1]
+                groups[(f"{world}, {split}", cats[key])].append((got[a], got[b]))
+                groups[(f"{world}, {split}", "all")].append((got[a], got[b]))
+        for (ws, cat), rows in groups.items():
+            out.setdefault(ws, {}).setdefault(cat, {})[f"{b} - {a}"] = paired_gain(
+                [x for x, _ in rows], [y for _, y in rows])
+    return out
+
+
+def paired_table(gains: Mapping[str, Mapping[str, Mapping[str, Mapping[str, float]]]]) -> str:
+    """Markdown of :func:`paired_gains`: rows world, split and category; a column per pair."""
+    columns = list(dict.fromkeys(c for cats in gains.values() for by in cats.values()
+                                 for c in by))
+    if not columns:
+        return ""
+    lines = ["| world, split | category | " + " | ".join(columns) + " |",
+             "|---|---|" + "---:|" * len(columns)]
+    for ws, cats in gains.items():
+        names = ordered([c for c in cats if c != "all"], CATEGORY_ORDER) + ["all"]
+        for cat in names:
+            if cat not in cats:
+                continue
+            cells = []
+            for c in columns:
+                g = cats[cat].get(c)
+                cells.append("-" if g is None else
+                             f"{100 * g['gain']:+.1f} [{100 * g['low']:+.1f}, "
+                             f"{100 * g['high']:+.1f}] ({g['up']:.0f} up, {g['down']:.0f} down, "
+                             f"p {g['p_mcnemar']:.3f})")
+            name = "**all**" if cat == "all" else cat
+            lines.append(f"| {ws} | {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def aggregate(records: Sequence[EvalRecord]) -> Cell:
     """The :class:`Cell` of a group of episodes."""
     n = len(records)
@@ -290,11 +367,23 @@ def write_report(records: Sequence[EvalRecord], out_dir: str | Path, *,
              "Success by task category after each stage: rate, 95% Wilson interval, "
              "successes/episodes, mean episode length (steps).", "",
              markdown_tables(summary, stages)]
+    paired = paired_gains(records, stages)
+    doc["paired_gains"] = paired
+    (out / "report.json").write_text(json.dumps(doc, indent=1, default=str))
+    table = paired_table(paired)
+    if table:
+        lines += ["## Paired gains between stages", "",
+                  "Every stage plays the same tasks on the same seeds greedily, so stages are "
+                  "compared episode by episode: the gain in percentage points with a 95% "
+                  "interval on the per-episode differences, the episodes that went from failure "
+                  "to success (up) and back (down), and McNemar's exact two-sided p-value.",
+                  "", table, ""]
     gains = gains_table(summary, stages)
     if gains:
-        lines += ["## Gains between stages", "",
+        lines += ["## Gains between stages, unpaired", "",
                   "Difference in success (all categories), percentage points, with a 95% "
-                  "interval (Newcombe's hybrid score method).", "", gains, ""]
+                  "interval (Newcombe's hybrid score method), treating the stages' episodes "
+                  "as independent samples (wider than the paired interval).", "", gains, ""]
     steps = (meta or {}).get("step_accuracy")
     if steps:
         lines += ["## Step accuracy", "",

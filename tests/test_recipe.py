@@ -108,11 +108,17 @@ def test_report_files_hold_the_table(tmp_path: Path) -> None:
     # gains: all categories, 3/6 -> 5/6 on mock/train; 0/1 -> 1/1 on field/test
     assert "| world, split | real_rl - sft |" in md
     assert "| mock, train | +33.3 pt [-17.2, +67.4] |" in md
+    # paired by task and seed: seeds 2 (app) and 1 (IR) went up, none down; d = (0,0,1,0,0,1)
+    assert ("| mock, train | **all** | +33.3 [-8.0, +74.7] (2 up, 0 down, p 0.500) |") in md
+    assert "| mock, train | app | +25.0 [-24.0, +74.0] (1 up, 0 down, p 1.000) |" in md
+    assert "| mock, train | information-retrieval | +50.0 [-48.0, +100.0] (1 up" in md
+    assert "| field, test | **all** | +100.0 [-100.0, +100.0] (1 up, 0 down, p 1.000) |" in md
     saved = json.loads((tmp_path / "report.json").read_text())
     assert saved["summary"] == json.loads(json.dumps(doc["summary"]))
     assert saved["summary"]["mock"]["train"]["app"]["real_rl"]["successes"] == 3
     assert len(saved["episodes"]) == len(synthetic())
     assert saved["curves"]["rl_reward"]["real_rl"] == [0.1, 0.4, 0.5]
+    assert saved["paired_gains"]["mock, train"]["all"]["real_rl - sft"]["up"] == 2
     assert sorted(saved["plots"]) == ["rl_reward.png", "success_field_test.png",
                                       "success_mock_train.png"]
     for name in saved["plots"]:
