@@ -41,7 +41,7 @@ from phoneworld_gym.baselines.agents import (
 )
 from phoneworld_gym.baselines.data import SOURCES, EpisodeKey, EpisodeStore, load
 from phoneworld_gym.contract import Action, parse_ui_elements
-from phoneworld_gym.task import get_task
+from phoneworld_gym.task import SELECTIONS, get_task
 from phoneworld_gym.wrappers import describe_elements
 
 #: an agent factory: ``(env, task, seed) -> Agent`` (or ``(env) -> Agent``)
@@ -395,7 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="default: human for --agent human, device for device ids, else mock")
     p.add_argument("--screenshots", action="store_true", help="store PNG screenshots")
     p.add_argument("--screenshot-size", type=_size, default=None, help="e.g. 540x1200")
-    p.add_argument("--split", choices=("train", "test"), default=None)
+    p.add_argument("--split", choices=SELECTIONS, default=None)
     p.add_argument("--max-steps", type=int, default=None)
     p.add_argument("--serial", default=None, help="device ids: the phone's adb serial")
     p.add_argument("--adb-port", type=int, default=None, help="device ids: the adb server port")

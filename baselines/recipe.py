@@ -18,8 +18,9 @@ Stages (each checkpointed under ``OUT/checkpoints/<stage>``):
    mixed and real-only can be compared at equal cost.
 
 After each stage (and for a ``random`` agent as the floor) the policy is evaluated greedily on
-the train split (train tasks, train wordings, evaluation seeds never trained on) and the test
-split (held-out tasks and test wordings) of every world; ``report.md``, ``report.json`` and
+the train split (train tasks, train wordings, evaluation seeds never trained on), the test
+split (held-out tasks) and the test_wordings split (train tasks in their held-out wordings)
+of every world; ``report.md``, ``report.json`` and
 PNG plots are written by :mod:`phoneworld_gym.baselines.report`.
 """
 
@@ -449,10 +450,14 @@ def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig
                 for task in tasks:
                     if split == "test" and not get_task(task).templates("test"):
                         continue
+                    # held-out templates are "test"; train templates in their held-out
+                    # wordings are "test_wordings" (unseen words, not unseen tasks)
+                    label = split if split == "train" or get_task(task).split == "test" \
+                        else "test_wordings"
                     for seed in cfg.eval_seeds:
                         agent = make_agent()
                         ep = play(env, agent, world, task, seed, cfg.eval_max_steps)
-                        records.append(EvalRecord(stage, world, split, task,
+                        records.append(EvalRecord(stage, world, label, task,
                                                   get_task(task).category, seed, ep.success,
                                                   len(ep.steps), ep.env_reward))
             finally:
@@ -460,7 +465,7 @@ def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig
         done = [r for r in records if r.world == world]
         log(f"eval {stage} {world}: " + ", ".join(
             f"{s} {sum(r.success for r in done if r.split == s)}/"
-            f"{sum(r.split == s for r in done)}" for s in ("train", "test")))
+            f"{sum(r.split == s for r in done)}" for s in ("train", "test", "test_wordings")))
     return records
 
 

@@ -3,9 +3,10 @@ episode lengths, as Markdown (``report.md``), JSON (``report.json``) and PNG plo
 
 The input is a flat list of evaluated episodes (:class:`EvalRecord`), each tagged with the
 stage that produced the policy (``sft``, ``real_rl``, ...), the world it ran in (``mock``,
-``field``) and the split (``train``: train tasks on unseen seeds; ``test``: held-out tasks and
-test wordings). Everything in the report is computed from those records, so a table cell can be
-checked against the episodes it counts.
+``field``) and the split (``train``: train tasks on unseen seeds; ``test``: held-out tasks;
+``test_wordings``: train tasks in their held-out wordings; ``phoneworld_gym.task.SELECTIONS``).
+Everything in the report is computed from those records, so a table cell can be checked
+against the episodes it counts.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from phoneworld_gym.task import SELECTION_TEXT
 
 #: the paper's categories, in its order; the report shows those that occur in the records
 CATEGORY_ORDER = ("app", "mini-app", "cross-app", "long-horizon", "information-retrieval")
@@ -223,7 +226,8 @@ def summarise(records: Sequence[EvalRecord], stages: Sequence[str] | None = None
     out: dict[str, Any] = {}
     for world in ordered((r.world for r in records), ("mock", "field")):
         out[world] = {}
-        for split in ordered((r.split for r in records if r.world == world), ("train", "test")):
+        for split in ordered((r.split for r in records if r.world == world),
+                             ("train", "test", "test_wordings")):
             rows = [r for r in records if r.world == world and r.split == split]
             cats = ordered((r.category for r in rows), CATEGORY_ORDER) + ["all"]
             out[world][split] = {
@@ -238,7 +242,8 @@ def markdown_tables(summary: Mapping[str, Any], stages: Sequence[str]) -> str:
     parts = []
     for world, splits in summary.items():
         for split, cats in splits.items():
-            parts.append(f"### {world}, {split} split\n")
+            what = SELECTION_TEXT.get(split)
+            parts.append(f"### {world}, {split} split" + (f" ({what})" if what else "") + "\n")
             parts.append("| category | " + " | ".join(stages) + " |")
             parts.append("|---|" + "---:|" * len(stages))
             for cat, by_stage in cats.items():

@@ -59,17 +59,26 @@ def list_tasks(app: str | None = None, category: str | None = None,
     """Registered task classes (each has ``.id``, ``.apps``, ``.category``, ``.difficulty``,
     ``.split``, ``.template``, ``.templates(split)``, ``.env_id()``), filtered.
 
-    ``app`` keeps the tasks played in that app alone, exactly what ``PhoneWorld/<App>-v0``
-    samples; ``involving`` keeps every task that uses the app (cross-app ones included).
-    ``split`` keeps the tasks that have goal wordings in that split (a train task with test
-    paraphrases is listed under both)."""
-    from phoneworld_gym.env import select_tasks
-    from phoneworld_gym.task import all_tasks
+    ``app`` (a name or label in any case: "Shopping" or "shopping") keeps the tasks played in
+    that app alone, exactly what ``PhoneWorld/<App>-v0`` samples; ``involving`` keeps every
+    task that uses the app (cross-app ones included). ``split`` is one of
+    ``task.SELECTIONS``: ``train`` (train templates), ``test`` (held-out templates only) or
+    ``test_wordings`` (train templates that have held-out wordings). An unknown app, category
+    or split raises ``ValueError``; filters that match nothing give ``[]``."""
+    from phoneworld_gym.env import resolve_app_name, select_tasks
+    from phoneworld_gym.task import CATEGORIES, all_tasks, check_selection
 
+    check_selection(split)
+    if category is not None and category not in CATEGORIES:
+        raise ValueError(f"unknown category {category!r}; categories: {', '.join(CATEGORIES)}")
+    if app is not None:
+        app = resolve_app_name(app)
+    if involving is not None:
+        involving = resolve_app_name(involving)
     tasks = all_tasks()
     try:
         ids = select_tasks(app=app, category=category, split=split)
-    except ValueError:
+    except ValueError:  # the filters are valid (checked above) but match nothing
         return []
     return [tasks[t] for t in ids if involving is None or involving in tasks[t].apps]
 

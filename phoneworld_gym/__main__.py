@@ -37,7 +37,7 @@ import gymnasium as gym
 import phoneworld_gym
 from phoneworld_gym.contract import Action, parse_ui_elements
 from phoneworld_gym.env import PhoneEnv
-from phoneworld_gym.task import CATEGORIES, SPLITS, all_tasks
+from phoneworld_gym.task import CATEGORIES, SELECTION_TEXT, SELECTIONS, all_tasks
 from phoneworld_gym.viz import filmstrip
 
 
@@ -124,7 +124,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     lp = sub.add_parser("list", help="registered tasks")
     lp.add_argument("--app", help="an app's name or label, in any case: shopping or Shopping")
     lp.add_argument("--category", choices=CATEGORIES)
-    lp.add_argument("--split", choices=SPLITS)
+    lp.add_argument("--split", choices=SELECTIONS,
+                    help="; ".join(f"{k}: {v}" for k, v in SELECTION_TEXT.items()))
     helps = {"show": "a task's start screen and its numbered elements",
              "oracle": "replay a task's oracle and write a filmstrip",
              "play": "play a task, one action per line on stdin"}

@@ -30,7 +30,14 @@ from phoneworld_gym.contract import (
     observation_space,
 )
 from phoneworld_gym.device import Device, DeviceError, Probe, Unsupported
-from phoneworld_gym.task import NoInstance, Task, all_tasks, get_task
+from phoneworld_gym.task import (
+    CATEGORIES,
+    NoInstance,
+    Task,
+    all_tasks,
+    check_selection,
+    get_task,
+)
 
 #: How many worlds ``reset`` draws from its seed when a task cannot be posed in one
 #: (``NoInstance``) before it gives up with that error.
@@ -42,14 +49,32 @@ def task_seed(seed: int, task_id: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}_{task_id}".encode()).digest()[:4], "little")
 
 
+def resolve_app_name(app: str) -> str:
+    """An installed app's short name from its name or label in any case ("Shopping" ->
+    "shopping"); ``ValueError`` naming the installed apps when none matches."""
+    from phoneworld_gym.app import all_apps
+
+    apps = {name: a.label for name, a in all_apps().items()} | {"launcher": "Home"}
+    want = app.strip().lower()
+    for name, label in apps.items():
+        if want in (name.lower(), label.lower()):
+            return name
+    have = ", ".join(sorted(apps))
+    raise ValueError(f"unknown app {app!r}; installed apps: {have}")
+
+
 def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = None,
                  category: str | None = None, split: str | None = None) -> list[str]:
     """Task ids from explicit ids or from filters over the registry (sorted).
 
-    ``app`` selects the tasks played in that app alone (as ``phoneworld_gym.list_tasks(app=)``
-    does); cross-app tasks are selected with ``category="cross-app"``
-    (``phoneworld_gym.list_tasks(involving=...)`` lists every task that uses the app)."""
+    ``app`` (a name or label in any case) selects the tasks played in that app alone (as
+    ``phoneworld_gym.list_tasks(app=)`` does); cross-app tasks are selected with
+    ``category="cross-app"`` (``phoneworld_gym.list_tasks(involving=...)`` lists every task
+    that uses the app). ``split`` is a selection (``task.SELECTIONS``): ``train``, ``test``
+    (held-out templates only) or ``test_wordings`` (train templates, held-out wordings).
+    Explicit ``tasks`` are kept as given; ``split`` then only picks their wordings."""
     registry = all_tasks()
+    check_selection(split)
     if tasks is not None:
         ids = [tasks] if isinstance(tasks, str) else list(tasks)
         if not ids:
@@ -59,10 +84,14 @@ def select_tasks(tasks: str | Sequence[str] | None = None, *, app: str | None = 
                 raise ValueError(f"task ids are strings, got {t!r}")
             get_task(t)
         return ids
+    if app is not None:
+        app = resolve_app_name(app)
+    if category is not None and category not in CATEGORIES:
+        raise ValueError(f"unknown category {category!r}; categories: {', '.join(CATEGORIES)}")
     ids = [tid for tid, cls in registry.items()
            if (app is None or tuple(cls.apps) == (app,))
            and (category is None or cls.category == category)
-           and (split is None or cls.templates(split))]
+           and cls.in_selection(split)]
     if not ids:
         raise ValueError(f"no task matches app={app!r} category={category!r} split={split!r}")
     return ids

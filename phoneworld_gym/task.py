@@ -39,7 +39,28 @@ from phoneworld_gym.world import copy_data
 
 CATEGORIES = ("app", "mini-app", "cross-app", "long-horizon", "information-retrieval")
 DIFFICULTIES = ("easy", "medium", "hard")
+#: a task class's own split: "train" templates are trained on, "test" templates are held out
 SPLITS = ("train", "test")
+#: what an env, ``list_tasks``, ``eval`` and every report can select, named so that no one
+#: mistakes one for another:
+#:
+#: - ``train``: the train templates with their train wordings;
+#: - ``test``: the held-out templates (never trained on), every wording of each;
+#: - ``test_wordings``: the train templates with their held-out wordings (paraphrases never
+#:   trained on): unseen words for goals a model did learn, not unseen tasks.
+SELECTIONS = ("train", "test", "test_wordings")
+SELECTION_TEXT = {
+    "train": "train templates, train wordings",
+    "test": "held-out templates (never trained on), all their wordings",
+    "test_wordings": "train templates with held-out wordings (unseen words, not unseen tasks)",
+}
+
+
+def check_selection(selection: str | None) -> None:
+    """``ValueError`` naming the selections when ``selection`` is not one (None passes)."""
+    if selection is not None and selection not in SELECTIONS:
+        raise ValueError(f"split must be one of {SELECTIONS} or None, got {selection!r}: "
+                         + "; ".join(f"{k}: {v}" for k, v in SELECTION_TEXT.items()))
 
 
 class NoInstance(RuntimeError):
@@ -130,16 +151,28 @@ class Task:
     def templates(cls, split: str | None = None) -> tuple[str, ...]:
         """The goal wordings of a split: ``None`` -> the canonical template only; "train" ->
         the train wordings of a train task; "test" -> every wording of a test task, or the
-        test paraphrases of a train task."""
+        test paraphrases of a train task; "test_wordings" -> the test paraphrases of a train
+        task only (none for a test task)."""
         if split is None:
             return (cls.template,)
-        if split not in SPLITS:
-            raise ValueError(f"split must be one of {SPLITS} or None, got {split!r}")
+        check_selection(split)
         extra_train = tuple(cls.paraphrases.get("train", ()))
         extra_test = tuple(cls.paraphrases.get("test", ()))
         if cls.split == "test":
             return (cls.template, *extra_train, *extra_test) if split == "test" else ()
         return (cls.template, *extra_train) if split == "train" else extra_test
+
+    @classmethod
+    def in_selection(cls, selection: str | None) -> bool:
+        """Whether the task belongs to a selection (:data:`SELECTIONS`; None: every task):
+        ``train`` and ``test`` by the task's own split, ``test_wordings`` when it is a train
+        task with held-out wordings."""
+        if selection is None:
+            return True
+        check_selection(selection)
+        if selection == "test_wordings":
+            return cls.split == "train" and bool(cls.paraphrases.get("test"))
+        return cls.split == selection
 
     @classmethod
     def check_params(cls, params: Any) -> dict[str, Any]:

@@ -101,7 +101,7 @@ def test_split_picks_the_wordings(make_env):
         pytest.skip("no task has test paraphrases yet")
     task_id = paraphrased[0]
     t = get_task(task_id)
-    for split, allowed in (("test", set(t.templates("test"))),
+    for split, allowed in (("test_wordings", set(t.templates("test"))),
                            ("train", set(t.templates("train"))),
                            (None, {t.template})):
         env = make_env(obs_mode="a11y", split=split)
@@ -109,3 +109,33 @@ def test_split_picks_the_wordings(make_env):
         assert seen <= allowed, (split, seen - allowed)
         if split is not None and len(allowed) > 1:
             assert len(seen) > 1, f"split {split}: eight seeds used one wording"
+
+
+def test_held_out_means_held_out() -> None:
+    """``test`` selects the held-out templates only; the unseen wordings of train templates are
+    a selection of their own; the three are named apart everywhere."""
+    import phoneworld_gym
+    from phoneworld_gym.env import PhoneEnv
+
+    test = {c.id for c in phoneworld_gym.list_tasks(split="test")}
+    train = {c.id for c in phoneworld_gym.list_tasks(split="train")}
+    wordings = {c.id for c in phoneworld_gym.list_tasks(split="test_wordings")}
+    assert test and train and wordings
+    assert not test & train and test | train == set(TASK_IDS)
+    assert wordings <= train
+    assert all(get_task(t).split == "test" for t in test)
+    env = PhoneEnv(split="test", obs_mode="a11y")
+    drawn = {env.reset(seed=s)[1]["task"] for s in range(40)}
+    assert drawn <= test and len(drawn) > 10
+    env = PhoneEnv(split="test_wordings", obs_mode="a11y")
+    for s in range(20):
+        info = env.reset(seed=s)[1]
+        cls = get_task(info["task"])
+        assert cls.split == "train" and info["template"] in cls.paraphrases["test"]
+    # apps by name or label, in any case; unknown filters are errors, not empty lists
+    shop = phoneworld_gym.list_tasks(app="Shopping")
+    assert shop and shop == phoneworld_gym.list_tasks(app="shopping")
+    assert all(c.apps == ("shopping",) for c in shop)
+    for bad in ({"app": "Shoping"}, {"split": "heldout"}, {"category": "apps"}):
+        with pytest.raises(ValueError, match="unknown|must be one of"):
+            phoneworld_gym.list_tasks(**bad)
