@@ -177,7 +177,7 @@ class CoordinateSpace:
         for name, v, lim in (("x", mx, lw), ("y", my, lh)):
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise ValueError(f"coordinate {name} must be a number, got {_show(v)}")
-            if not math.isfinite(v) or not 0 <= v <= lim:
+            if (isinstance(v, float) and not math.isfinite(v)) or not 0 <= v <= lim:
                 raise ValueError(f"coordinate {name}={_show(v)} is outside the model's space "
                                  f"0..{lim} ({self.describe(screen)})")
         return (self._axis_to_device(mx, ew, screen.width),
