@@ -103,16 +103,22 @@ class EpisodeKey:
     seed: int
     split: str | None = None
     max_steps: int | None = None
+    #: which of several attempts at the same instance (``eval --attempts k``); 0 is left out
+    #: of the stored key and the id, so keys made before attempts existed are unchanged
+    attempt: int = 0
 
     @property
     def episode_id(self) -> str:
         """A file-safe id: the task, the seed and a digest of the whole key."""
-        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
+        text = json.dumps(self.as_dict(), sort_keys=True)
         digest = hashlib.sha256(text.encode()).hexdigest()[:12]
         return f"{self.task}-s{self.seed}-{digest}"
 
     def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        if not self.attempt:
+            del out["attempt"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> EpisodeKey:
@@ -121,7 +127,10 @@ class EpisodeKey:
         seed, split, max_steps = data["seed"], data.get("split"), data.get("max_steps")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, got {seed!r}")
-        return cls(source, agent, env_id, task, seed, split, max_steps)
+        attempt = data.get("attempt", 0)
+        if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 0:
+            raise TypeError(f"attempt must be an int >= 0, got {attempt!r}")
+        return cls(source, agent, env_id, task, seed, split, max_steps, attempt)
 
 
 def _sha256(path: Path) -> str:

@@ -4,13 +4,24 @@
     python -m phoneworld_gym show ShoppingAddToCartOptions --seed 3 --out out/start.png
     python -m phoneworld_gym oracle ShoppingAddToCartOptions --seed 3 --out out/oracle.png
     python -m phoneworld_gym play ContactsStar --seed 0 --out out/play.png
+    python -m phoneworld_gym play --web --task ShoppingWishlistAdd --port 8000
+    python -m phoneworld_gym judge out/eval --judge alice
     python -m phoneworld_gym serve-adb --port 6520 --seed 0
+    python -m phoneworld_gym eval --agent oracle --split test --seeds 0:3 --out out/eval
+    python -m phoneworld_gym replay out/eval --episode ContactsStar-s0
 
 ``play`` reads one action per line: AndroidWorld JSON (``{"action_type": "click",
 "index": 3}``) or a short form: ``click 3``, ``tap 540 1200``, ``long 3``, ``type 3 hello``,
 ``enter``, ``scroll down``, ``swipe up``, ``back``, ``home``, ``open Shopping``, ``wait``,
 ``answer 42``, ``done``, ``infeasible``. After each step it prints the numbered elements and
-rewrites the screenshot at ``--out``.
+rewrites the screenshot at ``--out``. ``play --web`` plays in a browser page instead and
+records each finished episode (``--record``, default out/human); ``judge`` is a page for
+marking recorded episodes a success or a failure (``phoneworld_gym.web``).
+
+``eval`` plays an agent (``oracle``, ``random``, ``checkpoint:PATH``, ``openai:MODEL``) over a
+selection of tasks and seeds with a progress bar, resumable, and writes the episodes, a
+report and replays into ``--out`` (``phoneworld eval --help``; ``baselines/evalrun.py``).
+``replay`` writes an animated GIF and an HTML page of recorded episodes.
 
 ``serve-adb`` serves a phone over the adb protocol until Ctrl-C: ``adb connect
 127.0.0.1:6520``, then ``adb shell``, ``adb exec-out screencap -p``, ``adb pull`` ... (see
@@ -120,7 +131,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="phoneworld" if script else "python -m phoneworld_gym", description=__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True,
-                           metavar="{list,show,oracle,play,serve-adb}")
+                           metavar="{list,show,oracle,play,eval,replay,judge,serve-adb}")
     lp = sub.add_parser("list", help="registered tasks")
     lp.add_argument("--app", help="an app's name or label, in any case: shopping or Shopping")
     lp.add_argument("--category", choices=CATEGORIES)
@@ -131,11 +142,25 @@ def _arg_parser() -> argparse.ArgumentParser:
              "play": "play a task, one action per line on stdin"}
     for name, text in helps.items():
         sp = sub.add_parser(name, help=text)
-        sp.add_argument("task", help="a task id such as ContactsStar (see the list command)")
+        sp.add_argument("task", nargs="?" if name == "play" else None,
+                        help="a task id such as ContactsStar (see the list command)")
         sp.add_argument("--seed", type=int, default=0)
         sp.add_argument("--out", help=f"image to write (default out/{name}.png)")
         sp.add_argument("--size", type=_size, default=(540, 1200),
                         help="screenshot WIDTHxHEIGHT (default 540x1200)")
+    from phoneworld_gym.baselines import evalrun, replay
+
+    ep = sub.add_parser("eval", help="evaluate an agent over tasks and seeds; report and replays",
+                        description=evalrun.__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    evalrun.add_arguments(ep)
+    rp = sub.add_parser("replay", help="GIF and HTML replays of recorded episodes",
+                        description=replay.__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    replay.add_arguments(rp)
+    from phoneworld_gym.web import cli as web_cli
+
+    web_cli.add_arguments(sub)  # play --web and judge
     sp = sub.add_parser("serve-adb", help="serve a phone over adb (adb connect HOST:PORT)")
     sp.add_argument("--port", type=int, default=6520,
                     help="TCP port, 0 for a free one (default 6520; avoid 5555-5585, which "
@@ -241,8 +266,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(a: argparse.Namespace) -> int:
     """Carry out one parsed command."""
+    from phoneworld_gym.web import cli as web_cli
+
+    if web_cli.wants_page(a):
+        return web_cli.run(a, CliError)
     if a.cmd == "serve-adb":
         return serve_adb(a.port, a.seed, a.host, a.profile)
+    if a.cmd == "eval":
+        from phoneworld_gym.baselines import evalrun
+
+        return evalrun.run_cli(a)
+    if a.cmd == "replay":
+        from phoneworld_gym.baselines import replay
+
+        return replay.run_cli(a)
     if a.cmd == "list":
         app = None if a.app is None else resolve_app(a.app)
         tasks = phoneworld_gym.list_tasks(app=app, category=a.category, split=a.split)
@@ -256,6 +293,8 @@ def _run(a: argparse.Namespace) -> int:
                   f"{t.template}")
         return 0
 
+    if a.task is None:
+        raise CliError(f"{a.cmd} needs a task id (or --web, to pick one in the page)")
     task_id = resolve_task(a.task)
     out = a.out
     if out is None:  # the default folder is made on demand; one the user names must exist
