@@ -448,8 +448,7 @@ def test_play_page_in_chromium_shopping_to_success(browser: Any, tmp_path: Path)
     player.check_recording(state, record)
 
 
-def test_play_page_inspector_shows_the_element_under_the_pointer(browser: Any,
-                                                                  tmp_path: Path) -> None:
+def test_play_page_inspector_drag_and_hold(browser: Any) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
@@ -469,6 +468,18 @@ def test_play_page_inspector_shows_the_element_under_the_pointer(browser: Any,
                                  f"({json.dumps(el['label'])}) && "
                                  "document.getElementById('inspector').innerText")
         assert "index" in text and str(el["index"]) in text
+        # a drag is a swipe from where it started, the way the finger moved; a hold is a
+        # long press
+        ActionChains(browser).move_to_element_with_offset(img, 0, h // 4).click_and_hold() \
+            .move_by_offset(0, -h // 3).release().perform()
+        wait_for(browser, "!pw.busy && pw.state.log.length === 1")
+        ActionChains(browser).move_to_element_with_offset(img, 0, 0).click_and_hold() \
+            .pause(0.9).release().perform()
+        log = wait_for(browser, "!pw.busy && pw.state.log.length === 2 && pw.state.log")
+    swipe, hold = (row["action"] for row in log)
+    assert swipe["action_type"] == "swipe" and swipe["direction"] == "up", swipe
+    assert abs(swipe["y"] - 2400 * 3 / 4) <= 8 and abs(swipe["x"] - 540) <= 8, swipe
+    assert hold["action_type"] == "long_press" and abs(hold["y"] - 1200) <= 8, hold
 
 
 def test_play_page_on_the_virtual_adb_phone(browser: Any, adb_port: int,

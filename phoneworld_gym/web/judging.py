@@ -153,7 +153,8 @@ def judgments_report(results_dir: str | os.PathLike[str]) -> dict[str, Any]:
       (where the episode has the verifier's result);
     - ``pairs``: for each two judges, the episodes both judged, their raw agreement and
       Cohen's kappa (None when undefined);
-    - ``verifier``: the verifier's success by category over all episodes, for comparison.
+    - ``verifier``, ``verifier_all``: the verifier's success by category and over all
+      episodes that have its result, for comparison.
     """
     from phoneworld_gym.web.episodes import EpisodeFolder
 
@@ -190,11 +191,13 @@ def judgments_report(results_dir: str | os.PathLike[str]) -> dict[str, Any]:
                 else None,
                 "kappa": None if math.isnan(kappa) else kappa})
     verified = [e for e in eps.values() if e["verifier_success"] is not None]
+    out["verifier_all"] = _rate(sum(bool(e["verifier_success"]) for e in verified),
+                                len(verified))
     for c in cats:
-        in_c = [e for e in verified if e["category"] == c]
-        if in_c:
-            out["verifier"][c] = _rate(sum(bool(e["verifier_success"]) for e in in_c),
-                                       len(in_c))
+        ver_c = [e for e in verified if e["category"] == c]
+        if ver_c:
+            out["verifier"][c] = _rate(sum(bool(e["verifier_success"]) for e in ver_c),
+                                       len(ver_c))
     return out
 
 
@@ -220,10 +223,7 @@ def judgments_markdown(report: dict[str, Any]) -> str:
     for c in cats + ["all"]:
         cells = [pct(report["judges"][n] if c == "all" else
                      report["judges"][n]["by_category"].get(c, {"n": 0})) for n in names]
-        ver = report["verifier"].get(c, {"n": 0}) if c != "all" else {"n": 0}
-        if c == "all" and report["verifier"]:
-            k = sum(r["success"] for r in report["verifier"].values())
-            ver = _rate(k, sum(r["n"] for r in report["verifier"].values()))
+        ver = report["verifier_all"] if c == "all" else report["verifier"].get(c, {"n": 0})
         lines.append(f"| {c} | " + " | ".join(cells) + f" | {pct(ver)} |")
     lines.append("")
     for n in names:

@@ -185,7 +185,7 @@ async function summary() {
       `<td>${fmt(report.verifier[c])}</td></tr>`;
   }
   html += "<tr><td><b>all</b></td>" + names.map((n) => `<td>${fmt(report.judges[n])}</td>`)
-    .join("") + "<td></td></tr></table>";
+    .join("") + `<td>${fmt(report.verifier_all)}</td></tr></table>`;
   html += report.pairs.map((p) => `<p class="pair" data-judges="${esc(p.judges.join(","))}" ` +
     `data-kappa="${p.kappa === null ? "" : p.kappa}">${esc(p.judges[0])} vs ${esc(p.judges[1])}: ` +
     `${p.n} episodes in common` + (p.n ? `, agreement ${(100 * p.agreement).toFixed(1)}%, ` +
