@@ -288,8 +288,8 @@ class PlaySession:
         if not (self.record_dir / INFO).exists():
             return ""
         key = EpisodeKey("human", self.agent, self.env_id, task, seed, self.split,
-                         self.max_steps).as_dict()
-        if any(e["key"] == key for e in manifest(self.record_dir)):
+                         self.max_steps)
+        if any(EpisodeKey.from_dict(e["key"]) == key for e in manifest(self.record_dir)):
             return (f"not recorded: {self.record_dir} already holds {task} seed {seed} from "
                     f"{self.agent}; pick another seed to record")
         return ""
