@@ -80,7 +80,9 @@ class OpenAIAgent:
         api_key: defaults to ``$OPENAI_API_KEY`` (a placeholder if unset).
         screenshots: send the screenshot too (for vision models). Default: only for formats
             that point at the screen (every format but ``androidworld``), which need it.
-        max_tokens, temperature, seed: generation settings passed to the endpoint.
+        max_tokens, temperature, seed: generation settings passed to the endpoint
+            (``max_tokens`` defaults to 96 for ``androidworld``'s one-line JSON and to 512 for
+            the other formats, whose replies think before they act).
         max_history: how many previous actions the prompt shows.
         format: the action format the model speaks (a name of
             :data:`phoneworld_gym.formats.FORMATS`, or a built format).
@@ -93,7 +95,7 @@ class OpenAIAgent:
 
     def __init__(self, base_url: str | None = None, model: str | None = None,
                  api_key: str | None = None, *, screenshots: bool | None = None,
-                 max_tokens: int = 96, temperature: float = 0.0, seed: int | None = None,
+                 max_tokens: int | None = None, temperature: float = 0.0, seed: int | None = None,
                  max_history: int = MAX_HISTORY, timeout: float = 120.0,
                  format: str | formats.ActionFormat = "androidworld", chat: Any = None,
                  screen_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT)):
@@ -107,6 +109,8 @@ class OpenAIAgent:
         if chat is None:
             if not base_url or not model:
                 raise ValueError("OpenAIAgent needs base_url and model (or a chat object)")
+            if max_tokens is None:
+                max_tokens = 96 if self.native else 512
             chat = OpenAIChat(base_url, model, api_key, max_tokens=max_tokens,
                               temperature=temperature, seed=seed, timeout=timeout)
         if not callable(getattr(chat, "complete", None)):

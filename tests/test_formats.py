@@ -626,8 +626,9 @@ def test_a_scripted_model_solves_a_task_through_a_local_stub_server(
     url, script, requests = stub_server
     texts, _ = _transcript("CalendarWhereIs", 2, formats.get(name))
     script.extend(texts)
-    agent = OpenAIAgent(url, "stub-model", format=name, max_tokens=256)
+    agent = OpenAIAgent(url, "stub-model", format=name)
     assert _play(agent, "CalendarWhereIs", 2)["success"]
     assert len(requests) == len(texts) and requests[0]["model"] == "stub-model"
+    assert requests[0]["max_tokens"] == 512
     assert requests[0]["messages"][0]["content"].startswith(
         formats.get(name).system_prompt(Screen())[:40])
