@@ -243,7 +243,8 @@ def _play_in_worker(key: EpisodeKey) -> tuple[EpisodeKey, list[dict[str, Any]] |
     return _PLAYER.play(key)
 
 
-def _played(spec: EvalSpec, keys: Sequence[EpisodeKey], workers: int, use_ray: bool
+def _played(spec: EvalSpec, keys: Sequence[EpisodeKey], workers: int, use_ray: bool,
+            ray_cpus: float = 1.0
             ) -> Iterator[tuple[EpisodeKey, list[dict[str, Any]] | None, dict[str, Any]]]:
     """The results of ``keys`` as they finish, played in this process (1 worker), in worker
     processes, or in Ray actors."""
@@ -264,7 +265,8 @@ def _played(spec: EvalSpec, keys: Sequence[EpisodeKey], workers: int, use_ray: b
         if not ray.is_initialized():
             ray.init(include_dashboard=False, log_to_driver=False,
                      num_cpus=max(workers, 1))
-        ray_pool = Pool(processes=workers, initializer=_init_worker, initargs=(spec,))
+        ray_pool = Pool(processes=workers, initializer=_init_worker, initargs=(spec,),
+                        ray_remote_args={"num_cpus": ray_cpus})
         try:
             yield from ray_pool.imap_unordered(_play_in_worker, keys)
         finally:
@@ -293,9 +295,12 @@ def _played(spec: EvalSpec, keys: Sequence[EpisodeKey], workers: int, use_ray: b
 
 # -- the run --------------------------------------------------------------------------------
 def run_eval(spec: EvalSpec, out_dir: str | Path, *, workers: int = 1, use_ray: bool = False,
-             progress: bool = True, replays: bool = True) -> dict[str, Any]:
+             progress: bool = True, replays: bool = True, ray_cpus: float = 1.0
+             ) -> dict[str, Any]:
     """Play every episode of ``spec`` not yet in ``out_dir``, then write the report; returns
-    the report document (``failed``: the episodes whose device failed)."""
+    the report document (``failed``: the episodes whose device failed). With ``use_ray``,
+    ``workers`` Ray actors of ``ray_cpus`` CPUs each play (on the cluster Ray is connected
+    to, else a local one started here)."""
     from tqdm import tqdm
 
     from phoneworld_gym.baselines.data import EpisodeKey, EpisodeStore, manifest
@@ -319,7 +324,7 @@ def run_eval(spec: EvalSpec, out_dir: str | Path, *, workers: int = 1, use_ray: 
                                     refresh=False)
         show()
         try:
-            for key, rows, summary in _played(spec, todo, workers, use_ray):
+            for key, rows, summary in _played(spec, todo, workers, use_ray, ray_cpus):
                 if rows is None:
                     failed.append({"task": key.task, "seed": key.seed, "attempt": key.attempt,
                                    "error": summary["error"]})

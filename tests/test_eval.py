@@ -216,3 +216,16 @@ def test_replay_page_opens_in_chromium(tmp_path: Path) -> None:
     img = np.asarray(Image.open(io.BytesIO(shot.read_bytes())).convert("RGB"))
     # the page drew its frames: many colours, not a blank or an error page
     assert len(np.unique(img.reshape(-1, 3), axis=0)) > 200
+
+
+def test_eval_on_the_virtual_adb_phone(tmp_path: Path) -> None:
+    """A device id plays on a phone: here the virtual adb phone Device-v0 starts for itself."""
+    out = tmp_path / "d"
+    assert cli(["eval", "--agent", "oracle", "--env", "PhoneWorld/Device-v0", "--tasks",
+                "SettingsSwitch", "--seeds", "0:2", "--no-progress", "--no-replays",
+                "--out", str(out)]) == 0
+    doc = report(out)
+    assert doc["env_id"] == "PhoneWorld/Device-v0"
+    assert doc["overall"]["successes"] == 2
+    line = json.loads((out / "manifest.jsonl").read_text().splitlines()[0])
+    assert line["key"]["source"] == "device"

@@ -420,3 +420,17 @@ def test_pool_over_two_virtual_adb_phones_serves_four_requests(adb_port):
     # the phones played the same episodes the simulated phone plays for those seeds
     tasks = {t.id: t for t in phoneworld_gym.list_tasks(app="contacts")}
     assert all(r.steps == tasks[r.task].optimal_steps for r in records)
+
+
+def test_eval_in_ray_workers_gives_the_results_of_one_process(tmp_path):
+    """``phoneworld eval --ray``: the episodes played by Ray actors are those one process
+    plays."""
+    from phoneworld_gym.baselines.evalrun import EvalSpec, run_eval
+
+    spec = EvalSpec(agent="random", tasks=("ContactsStar", "ContactsUnstar"), seeds=(0, 1),
+                    max_steps=5, screenshots=False)
+    one = run_eval(spec, tmp_path / "one", progress=False)
+    two = run_eval(spec, tmp_path / "ray", workers=2, use_ray=True, progress=False,
+                   ray_cpus=0.25)
+    assert one["finished"] == two["finished"] == 4
+    assert one["episodes"] == two["episodes"]
