@@ -192,6 +192,30 @@ def test_play_api_records_the_episode_as_played(play_client: tuple[TestClient, P
     assert len(manifest(record)) == 1
 
 
+def test_play_sessions_share_envs_one_page_per_phone() -> None:
+    made: list[gymnasium.Env] = []
+
+    def factory() -> tuple[gymnasium.Env, None]:
+        made.append(gymnasium.make("PhoneWorld/All-v0", tasks=["ContactsStar"],
+                                   screenshot_size=(108, 240)))
+        return made[-1], None
+
+    app = make_play_app("PhoneWorld/All-v0", env_factory=factory, max_sessions=1)
+    with TestClient(app) as client:
+        first = play_api(client)
+        assert client.post(f"/api/sessions/{first}/reset",
+                           json={"task": "ContactsStar"}).status_code == 200
+        second = play_api(client)  # one page at a time: it takes the first page's env
+        r = client.post(f"/api/sessions/{first}/act", json={"action": {"action_type": "wait"}})
+        assert r.status_code == 404 and "reload the page" in r.json()["error"]
+        assert client.delete(f"/api/sessions/{second}").json() == {"closed": True}
+        third = play_api(client)  # a reload: the env is kept for the next page
+        assert client.post(f"/api/sessions/{third}/reset",
+                           json={"task": "ContactsStar"}).json()["phase"] == "waiting"
+        assert client.get("/api/config").json()["tasks"] == ["ContactsStar"]
+    assert len(made) == 1
+
+
 def test_play_app_refuses_a_record_folder_without_screenshots(tmp_path: Path) -> None:
     collect("PhoneWorld/All-v0", "oracle", ["ContactsStar"], [0], tmp_path / "plain")
     with pytest.raises(ValueError, match="without screenshots"):

@@ -87,7 +87,8 @@ def make_play_app(env_id: str = "PhoneWorld/All-v0", *, task: str | None = None,
         env_factory: makes each session's env instead (tests pass one).
         agent: the agent name recorded (``human`` or ``human:<name>``).
         max_sessions: pages playing at once, each with its own env (default 4; 1 for a device
-            id, which has one phone); a new page beyond that closes the oldest.
+            id, which has one phone); a new page beyond that takes the oldest page's env.
+            A closed page's env is kept for the next page.
     """
     from phoneworld_gym.registration import DEVICE_ENV_IDS
 
@@ -115,8 +116,8 @@ def make_play_app(env_id: str = "PhoneWorld/All-v0", *, task: str | None = None,
     sessions: OrderedDict[str, PlaySession] = OrderedDict()
     lock = threading.Lock()
 
-    def new_session() -> PlaySession:
-        env, close = spare.pop() if spare else factory()
+    def new_session(pair: tuple[gym.Env, Callable[[], None] | None] | None) -> PlaySession:
+        env, close = pair if pair is not None else factory()
         return PlaySession(env, env_id=env_id, record_dir=record_dir, agent=agent,
                            split=kwargs.get("split"), max_steps=kwargs.get("max_steps"),
                            on_close=close)
@@ -164,13 +165,23 @@ def make_play_app(env_id: str = "PhoneWorld/All-v0", *, task: str | None = None,
                 "record_dir": str(record_dir) if record_dir is not None else None,
                 "agent": agent}
 
+    def retire(s: PlaySession) -> None:
+        """A session's env goes back to the pool for the next page (a reload then needs no
+        new env, and a device env no new phone)."""
+        pair = s.release()
+        with lock:
+            spare.append(pair)
+
     @app.post("/api/sessions")
     def create() -> dict[str, str]:
         with lock:
-            while len(sessions) >= max_sessions:
-                _, old = sessions.popitem(last=False)
-                old.close()
-        s = new_session()
+            old = [sessions.popitem(last=False)[1]
+                   for _ in range(max(0, len(sessions) - max_sessions + 1))]
+        for o in old:
+            retire(o)
+        with lock:
+            pair = spare.pop() if spare else None
+        s = new_session(pair)
         sid = secrets.token_urlsafe(12)
         with lock:
             sessions[sid] = s
@@ -182,7 +193,7 @@ def make_play_app(env_id: str = "PhoneWorld/All-v0", *, task: str | None = None,
             s = sessions.pop(sid, None)
         if s is None:
             raise ApiError(f"no session {sid!r}", 404)
-        s.close()
+        retire(s)
         return {"closed": True}
 
     @app.post("/api/sessions/{sid}/reset")

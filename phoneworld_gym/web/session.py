@@ -302,6 +302,15 @@ class PlaySession:
             thread.join(STEP_TIMEOUT)
         self._thread = None
 
+    def release(self) -> tuple[gym.Env, Callable[[], None] | None]:
+        """Drop the episode and hand back the env (and its ``on_close``) for another
+        session; this session is not used afterwards."""
+        with self._lock:
+            self._stop()
+            with self._cond:
+                self._episode, self._agent = None, None
+            return self.env.env, self._on_close
+
     def close(self) -> None:
         """Drop the episode and close the env (and what ``on_close`` stops)."""
         with self._lock:
