@@ -92,8 +92,12 @@ function renderStep() {
   $("next-btn").disabled = jg.step === ep.steps.length - 1;
   $("action").textContent = describe(a);
   $("action-error").textContent = s.action_error ? `error: ${s.action_error}` : "";
+  const base = `/api/episodes/${encodeURIComponent(ep.episode_id)}/steps/${jg.step}`;
   if (ep.screenshots) {
-    $("screen").src = `/api/episodes/${encodeURIComponent(ep.episode_id)}/steps/${jg.step}/screen.png`;
+    $("screen").src = `${base}/screen.png`;
+  } else {  // recorded without screenshots: the element list stands in for the screen
+    $("elements").classList.remove("hidden");
+    fetch(`${base}/elements`).then((r) => r.text()).then((t) => { $("elements").textContent = t; });
   }
   let svg = `<defs><marker id="head" markerWidth="4" markerHeight="4" refX="2" refY="2" ` +
     `orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="#ff3b6b"/></marker></defs>`;
