@@ -114,7 +114,7 @@ class InputDispatcher:
         if f is None:
             return "no text field has focus; tap one first or give its index"
         assert a.text is not None
-        f.on_text(a.text if a.clear_text else f.text + a.text)
+        f.insert(a.text, replace=a.clear_text)
         # the submit handler comes from a frame built after typing: its closure (a draft
         # read when the screen was built) holds the text just typed
         self._device.touched()
@@ -128,7 +128,7 @@ class InputDispatcher:
         f = self.focused_field()
         if f is None:
             return "no text field has focus"
-        f.on_text(text if replace else f.text + text)
+        f.insert(text, replace=replace)
         self._device.touched()
         return ""
 
@@ -231,7 +231,7 @@ class InputDispatcher:
             # the paste menu is folded into the long press: focus and paste the clipboard
             self.focus(field.key)
             if self.world.clipboard:
-                field.on_text(field.text + self.world.clipboard)
+                field.insert(self.world.clipboard)
             return ""
         return f"nothing responds to a long press at ({x}, {y})"
 
@@ -287,5 +287,5 @@ class InputDispatcher:
             w.keyboard_layer = "symbols" if key == "SYM" else "letters"
         else:
             ch = " " if key == "SPACE" else key.upper() if w.shift else key
-            f.on_text(f.text + ch)
+            f.insert(ch)
             w.shift = False
