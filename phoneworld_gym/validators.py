@@ -48,6 +48,28 @@ class _Pred:
         return self.text
 
 
+def describe(want: Expected) -> str:
+    """How an expected value reads in a failure: a predicate by what it asks, another function
+    by its qualified name (``near.<lambda>``, never ``<function ... at 0x...>``: the same
+    episode must give the same text in every process), containers item by item as Python
+    writes them, anything else by its ``repr``."""
+    if isinstance(want, _Pred):
+        return want.text
+    if callable(want):
+        name = getattr(want, "__qualname__", None)
+        if not isinstance(name, str):
+            name = getattr(type(want), "__qualname__", "function")
+        return name.replace("<locals>.", "")
+    if isinstance(want, dict):
+        return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in want.items()) + "}"
+    if isinstance(want, list):
+        return "[" + ", ".join(describe(v) for v in want) + "]"
+    if isinstance(want, tuple):
+        inner = ", ".join(describe(v) for v in want)
+        return f"({inner},)" if len(want) == 1 else f"({inner})"
+    return repr(want)
+
+
 def same_text(want: str) -> Callable[[Any], bool]:
     """Equal after case, accent, punctuation and space folding."""
     key = normalize(want)
@@ -86,7 +108,10 @@ def new_row_id(before: Iterable[Row], after: Iterable[Row]) -> Callable[[Any], b
     added row, or several, and nothing fits."""
     old = {_key(r) for r in before}
     new = [r.get("_id") for r in after if _key(r) not in old]
-    want: Any = new[0] if len(new) == 1 else object()
+    if len(new) != 1:
+        return _Pred(lambda v: False,
+                     f"the new row's id (there is none: {len(new)} rows were added, not 1)")
+    want = new[0]
     return _Pred(lambda v: bool(v == want), f"the new row's id {want!r}")
 
 
@@ -335,7 +360,8 @@ def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
         for pat in whole:
             hit = next((r for r in left if row_fits(r, pat)), None)
             if hit is None:
-                return f"{table}: no added row fits {pat} ({t.summary()}{_nearest(left, pat)})"
+                return f"{table}: no added row fits {describe(pat)} " \
+                       f"({t.summary()}{_nearest(left, pat)})"
             left.remove(hit)
         if left:
             return f"{table}: unexpected rows added ({_ids(left)})"
@@ -351,7 +377,7 @@ def expect(table: str, *, added: Iterable[Mapping[str, Expected]] = (),
             if not moved <= set(cols):
                 return f"{table} row {rid}: columns {sorted(moved - set(cols))} changed too"
             if not row_fits(a, cols):
-                return f"{table} row {rid}: expected {cols}, got " \
+                return f"{table} row {rid}: expected {describe(cols)}, got " \
                        f"{ {k: a.get(k) for k in cols} }"
         if t.reordered:
             return f"{table}: rows were reordered"
