@@ -8,11 +8,14 @@ resumable, into a folder holding every episode and a report.
     phoneworld eval --agent openai:qwen2.5-vl-7b --base-url http://127.0.0.1:8000/v1 \\
         --split test --category app --seeds 0:5 --screenshots-to-model --out out/qwen
     phoneworld eval --agent random --attempts 4 --tasks ContactsStar --seeds 0:10 --out out/p4
+    phoneworld eval --agent openai:UI-TARS-1.5-7B --format uitars --base-url URL ...
 
 Agents: ``oracle``, ``random``, ``checkpoint:PATH`` (a local model folder, played by
 :class:`~phoneworld_gym.baselines.lm_agent.LMAgent`; ``--decoding`` and ``--temperature``
 apply) and ``openai:MODEL`` (an OpenAI-compatible endpoint at ``--base-url``; the key is read
-from the variable ``--api-key-env`` names, ``OPENAI_API_KEY`` by default).
+from the variable ``--api-key-env`` names, ``OPENAI_API_KEY`` by default; ``--format`` is the
+model's own action format: ``qwen`` ``mobile_use`` calls, ``uitars``, ``guiowl``, ...,
+docs/formats.md).
 
 Selection: ``--split`` (``train``, ``test``: held-out templates only, ``test_wordings``: train
 templates in their held-out wordings), ``--category``, ``--app`` (played in that app alone)
@@ -78,6 +81,9 @@ class EvalSpec:
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     screenshots_to_model: bool = False
+    #: the endpoint model's action format (``phoneworld_gym.formats``: androidworld, qwen,
+    #: qwen3vl, uitars, uitars1, guiowl); formats other than androidworld see the screenshot
+    action_format: str = "androidworld"
     #: device ids: the phone's adb serial and the adb server's port
     serial: str | None = None
     adb_port: int | None = None
@@ -93,8 +99,11 @@ class EvalSpec:
             name += f"|{self.decoding}"
             if self.temperature:
                 name += f"|T{self.temperature:g}"
-        if self.agent.startswith("openai:") and self.screenshots_to_model:
-            name += "|screenshots"
+        if self.agent.startswith("openai:"):
+            if self.action_format != "androidworld":
+                name += f"|{self.action_format}"
+            elif self.screenshots_to_model:
+                name += "|screenshots"
         return name
 
     @property
@@ -165,9 +174,10 @@ def make_agent_factory(spec: EvalSpec) -> Callable[[Any, str, int, int], Any]:
                              "http://127.0.0.1:8000/v1)")
 
         def openai(env: Any, task: str, seed: int, attempt: int) -> Any:
+            native = spec.action_format == "androidworld"
             return OpenAIAgent(str(spec.base_url), rest, os.environ.get(spec.api_key_env),
-                               screenshots=spec.screenshots_to_model,
-                               temperature=spec.temperature,
+                               screenshots=spec.screenshots_to_model or not native,
+                               format=spec.action_format, temperature=spec.temperature,
                                seed=agent_seed(f"{task}#{attempt}", seed))
         return openai
     raise ValueError(f"unknown agent {agent!r}")
@@ -191,7 +201,8 @@ def make_eval_env(spec: EvalSpec) -> Any:
             kwargs["serial"] = spec.serial
         if spec.adb_port is not None:
             kwargs["port"] = spec.adb_port
-    screen = spec.screenshots or spec.screenshots_to_model
+    screen = spec.screenshots or spec.screenshots_to_model or spec.action_format != \
+        "androidworld"
     return gym.make(spec.env_id, obs_mode="all" if screen else "a11y",
                     disable_env_checker=True, **kwargs)
 
@@ -501,6 +512,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="openai agents: the variable holding the key")
     p.add_argument("--screenshots-to-model", action="store_true",
                    help="openai agents: send the screenshot too (vision models)")
+    p.add_argument("--format", default="androidworld", dest="action_format",
+                   help="openai agents: the model's own action format: androidworld "
+                        "(default), qwen, qwen3vl, uitars, uitars1, guiowl "
+                        "(docs/formats.md); all but androidworld see the screenshot")
     p.add_argument("--serial", default=None, help="device ids: the phone's adb serial")
     p.add_argument("--adb-port", type=int, default=None, help="device ids: the adb server port")
 
@@ -525,6 +540,11 @@ def spec_from_args(a: argparse.Namespace) -> EvalSpec:
                          "(use --workers 1)")
     if a.agent.startswith("openai:") and not a.base_url:
         raise ValueError("--agent openai:MODEL needs --base-url")
+    from phoneworld_gym import formats
+
+    formats.get(a.action_format)  # a ValueError naming the formats for an unknown one
+    if a.action_format != "androidworld" and not a.agent.startswith("openai:"):
+        raise ValueError(f"--format {a.action_format} is for openai:MODEL agents")
     tasks = [t.strip() for t in a.tasks.split(",") if t.strip()] if a.tasks else None
     try:
         ids = select_tasks(tasks, app=a.app, category=a.category, split=a.split)
@@ -548,6 +568,7 @@ def spec_from_args(a: argparse.Namespace) -> EvalSpec:
                     max_steps=a.max_steps, screenshots=not a.no_screenshots,
                     decoding=a.decoding, temperature=a.temperature, base_url=a.base_url,
                     api_key_env=a.api_key_env, screenshots_to_model=a.screenshots_to_model,
+                    action_format=a.action_format,
                     serial=a.serial, adb_port=a.adb_port, selection=selection)
 
 
