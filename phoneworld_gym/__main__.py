@@ -7,6 +7,7 @@
     python -m phoneworld_gym play --web --task ShoppingWishlistAdd --port 8000
     python -m phoneworld_gym judge out/eval --judge alice
     python -m phoneworld_gym serve-adb --port 6520 --seed 0
+    python -m phoneworld_gym serve-env --port 8000 --max-sessions 64
     python -m phoneworld_gym eval --agent oracle --split test --seeds 0:3 --out out/eval
     python -m phoneworld_gym replay out/eval --episode ContactsStar-s0
 
@@ -131,7 +132,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="phoneworld" if script else "python -m phoneworld_gym", description=__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True,
-                           metavar="{list,show,oracle,play,eval,replay,judge,serve-adb}")
+                           metavar="{list,show,oracle,play,eval,replay,judge,serve-adb,serve-env}")
     lp = sub.add_parser("list", help="registered tasks")
     lp.add_argument("--app", help="an app's name or label, in any case: shopping or Shopping")
     lp.add_argument("--category", choices=CATEGORIES)
@@ -161,6 +162,9 @@ def _arg_parser() -> argparse.ArgumentParser:
     from phoneworld_gym.web import cli as web_cli
 
     web_cli.add_arguments(sub)  # play --web and judge
+    from phoneworld_gym.envserver import cli as env_cli
+
+    env_cli.add_arguments(sub)  # serve-env (OpenEnv)
     sp = sub.add_parser("serve-adb", help="serve a phone over adb (adb connect HOST:PORT)")
     sp.add_argument("--port", type=int, default=6520,
                     help="TCP port, 0 for a free one (default 6520; avoid 5555-5585, which "
@@ -270,6 +274,10 @@ def _run(a: argparse.Namespace) -> int:
 
     if web_cli.wants_page(a):
         return web_cli.run(a, CliError)
+    if a.cmd == "serve-env":
+        from phoneworld_gym.envserver import cli as env_cli
+
+        return env_cli.run(a, CliError)
     if a.cmd == "serve-adb":
         return serve_adb(a.port, a.seed, a.host, a.profile)
     if a.cmd == "eval":
