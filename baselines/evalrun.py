@@ -23,6 +23,9 @@ or ``--tasks`` (ids), intersected with what ``--env`` plays (default ``PhoneWorl
 ``PhoneWorld/Device-v0`` plays on a phone: the virtual adb phone, or ``--serial``).
 ``--seeds`` are reset seeds (``0:10``, ``1,4,9``); ``--attempts k`` plays each instance k
 times (agents that sample draw differently each time) and the report gives pass@k.
+``--task-list FILE`` plays a real-phone task list instead (tasks on apps with no verifier,
+recorded for people to judge; ``--judge-with MODULE:FUNCTION`` adds a scripted judge,
+reported apart; see :mod:`phoneworld_gym.baselines.protocol` and docs/evaluation.md).
 
 Output (``--out``): the episodes as a trajectory dataset (``manifest.jsonl``, ``episodes/``;
 the same format ``baselines.collect`` writes and SFT reads), ``report.md`` and
@@ -518,6 +521,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(docs/formats.md); all but androidworld see the screenshot")
     p.add_argument("--serial", default=None, help="device ids: the phone's adb serial")
     p.add_argument("--adb-port", type=int, default=None, help="device ids: the adb server port")
+    p.add_argument("--task-list", default=None, metavar="FILE",
+                   help="play a real-phone task list (YAML or JSONL; baselines/protocol.py) on "
+                        "--env PhoneWorld/Device-v0: episodes recorded unverified, for judges; "
+                        "each task once unless --seeds is given")
+    p.add_argument("--judge-with", action="append", default=None, metavar="MODULE:FUNCTION",
+                   help="with --task-list: a scripted judge of the episodes, reported apart "
+                        "from people's judgments (repeatable)")
 
 
 def spec_from_args(a: argparse.Namespace) -> EvalSpec:
@@ -599,6 +609,13 @@ def _playable(env_id: str, ids: Sequence[str]) -> list[str]:
 
 def run_cli(a: argparse.Namespace) -> int:
     """Carry out a parsed ``eval`` command (see the module docstring for exit codes)."""
+    if getattr(a, "task_list", None):
+        from phoneworld_gym.baselines import protocol
+
+        return protocol.run_cli(a)
+    if getattr(a, "judge_with", None):
+        print("phoneworld: error: --judge-with goes with --task-list", file=sys.stderr)
+        return 2
     try:
         spec = spec_from_args(a)
     except ValueError as e:

@@ -10,6 +10,7 @@
     python -m phoneworld_gym serve-env --port 8000 --max-sessions 64
     python -m phoneworld_gym eval --agent oracle --split test --seeds 0:3 --out out/eval
     python -m phoneworld_gym replay out/eval --episode ContactsStar-s0
+    python -m phoneworld_gym table --phoneworld out/eval --realphone out/phone
 
 ``play`` reads one action per line: AndroidWorld JSON (``{"action_type": "click",
 "index": 3}``) or a short form: ``click 3``, ``tap 540 1200``, ``long 3``, ``type 3 hello``,
@@ -132,7 +133,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="phoneworld" if script else "python -m phoneworld_gym", description=__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True,
-                           metavar="{list,show,oracle,play,eval,replay,judge,serve-adb,serve-env}")
+                           metavar="{list,show,oracle,play,eval,replay,judge,serve-adb,"
+                                   "serve-env,table}")
     lp = sub.add_parser("list", help="registered tasks")
     lp.add_argument("--app", help="an app's name or label, in any case: shopping or Shopping")
     lp.add_argument("--category", choices=CATEGORIES)
@@ -159,6 +161,12 @@ def _arg_parser() -> argparse.ArgumentParser:
                         description=replay.__doc__,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     replay.add_arguments(rp)
+    from phoneworld_gym.baselines import table
+
+    tp = sub.add_parser("table", help="one model's PhoneWorld, AndroidWorld and real-phone "
+                        "success side by side", description=table.__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    table.add_arguments(tp)
     from phoneworld_gym.web import cli as web_cli
 
     web_cli.add_arguments(sub)  # play --web and judge
@@ -288,6 +296,10 @@ def _run(a: argparse.Namespace) -> int:
         from phoneworld_gym.baselines import replay
 
         return replay.run_cli(a)
+    if a.cmd == "table":
+        from phoneworld_gym.baselines import table
+
+        return table.run_cli(a)
     if a.cmd == "list":
         app = None if a.app is None else resolve_app(a.app)
         tasks = phoneworld_gym.list_tasks(app=app, category=a.category, split=a.split)
