@@ -46,7 +46,29 @@ ACTION_TYPES: tuple[str, ...] = (
     "status",
     "answer",
 )
+#: Every ``action_type`` AndroidWorld's ``JSONAction`` accepts: :data:`ACTION_TYPES` and
+#: ``unknown`` (what its agents emit when they cannot say; executing it does nothing). The
+#: numeric action space encodes :data:`ACTION_TYPES` only.
+JSON_ACTION_TYPES: tuple[str, ...] = (*ACTION_TYPES, "unknown")
 DIRECTIONS: tuple[str, ...] = ("up", "down", "left", "right")
+#: The way the finger moves for each ``swipe`` direction, as AndroidWorld's actuation drives
+#: it: ``up``/``down`` move the finger up/down (screen edge to screen edge), but ``left`` moves
+#: it from the left edge to the right one and ``right`` from the right edge to the left one
+#: (the horizontal ones name the way the view turns, as ``scroll left`` does). The mapping is
+#: its own inverse: it also turns a finger's direction into the ``swipe`` direction.
+SWIPE_FINGER: dict[str, str] = {"up": "up", "down": "down", "left": "right", "right": "left"}
+
+
+def swipe_finger(direction: str) -> str:
+    """The direction the finger moves for a ``swipe`` of ``direction`` (AndroidWorld's
+    meaning), or the ``swipe`` direction of a finger moving ``direction``."""
+    try:
+        return SWIPE_FINGER[direction]
+    except KeyError:
+        raise ValueError(f"swipe direction must be one of {list(DIRECTIONS)}, "
+                         f"got {direction!r}") from None
+
+
 GOAL_STATUSES: tuple[str, ...] = ("complete", "infeasible")
 TARGETED = frozenset({"click", "double_tap", "long_press"})
 OPTIONALLY_TARGETED = frozenset({"input_text", "scroll", "swipe"})
@@ -384,6 +406,19 @@ def _check_int(t: str, name: str, value: Any, hi: int, unit: str) -> None:
         raise ValueError(f"{t}: {name}={_show(value)} is off the screen [0, {hi})")
 
 
+def _json_int(t: str, name: str, value: Any) -> Any:
+    """``int(value)`` for an ``index``/``x``/``y`` read from JSON, as AndroidWorld converts
+    them (a numeric str, a finite float truncated); anything else is left for
+    :meth:`Action.validate` to refuse with its own message."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, float, np.floating)):
+        return value
+    try:
+        return int(value)
+    except (ValueError, OverflowError):
+        raise ValueError(f"{t}: {name} must be an int (or a str or float int() takes), got "
+                         f"{_show(value)}") from None
+
+
 def _check_text(t: str, name: str, value: Any, limit: int) -> None:
     """``value`` as a str of valid Unicode of at most ``limit`` characters, else ValueError."""
     if not isinstance(value, str):
@@ -432,7 +467,7 @@ class Action:
         """Raise ``ValueError`` naming the field and its (shortened) value if this action is
         outside the space; no other exception escapes.
 
-        * ``action_type`` is one of :data:`ACTION_TYPES`.
+        * ``action_type`` is one of :data:`JSON_ACTION_TYPES` (``unknown`` does nothing).
         * ``index`` is an int (not a bool) in ``[0, MAX_ELEMENTS)``.
         * ``x``/``y`` are ints on the screen, ``0 <= x < SCREEN_WIDTH`` and
           ``0 <= y < SCREEN_HEIGHT``, as the numeric space's bounds are: off-screen, negative,
@@ -446,9 +481,9 @@ class Action:
         A field the action type does not use may be given, but must be well formed too.
         """
         t = self.action_type
-        if not (isinstance(t, str) and t in ACTION_TYPES):
+        if not (isinstance(t, str) and t in JSON_ACTION_TYPES):
             raise ValueError(
-                f"unknown action_type {_show(t)}; expected one of {list(ACTION_TYPES)}")
+                f"unknown action_type {_show(t)}; expected one of {list(JSON_ACTION_TYPES)}")
         has_index = self.index is not None
         has_point = self.x is not None or self.y is not None
         if has_index and has_point:
@@ -464,7 +499,8 @@ class Action:
             _check_int(t, "y", self.y, SCREEN_HEIGHT, " pixel")
         if t in TARGETED and not (has_index or has_point):
             raise ValueError(f"{t} needs a target: index or x, y")
-        if t not in TARGETED and t not in OPTIONALLY_TARGETED and (has_index or has_point):
+        if (t not in TARGETED and t not in OPTIONALLY_TARGETED and t != "unknown"
+                and (has_index or has_point)):
             raise ValueError(f"{t} takes no target (got index={_show(self.index)}, "
                              f"x={_show(self.x)}, y={_show(self.y)})")
         if self.text is not None:
@@ -500,10 +536,14 @@ class Action:
     def from_json(cls, data: Mapping[str, Any] | str) -> Action:
         """Build from an AndroidWorld ``JSONAction`` dict or its JSON text.
 
-        Fields set to ``None`` count as absent, as in ``JSONAction``; ``keycode`` is ignored;
-        an integral float (``5.0``) is taken as an int for ``index``, ``x`` and ``y``.
-        ``ValueError`` for text that is not JSON (malformed or nested too deeply), JSON that
-        is not an object, unknown fields, no ``action_type``, or a field that
+        Values are read as AndroidWorld reads them: fields set to ``None`` count as absent;
+        ``index`` goes through ``int()`` (``"3"`` and ``3.7`` are 3, as ``JSONAction`` makes
+        them) and so do ``x``/``y`` (a float is truncated, as its actuation does); a number
+        as ``text`` becomes ``str(text)`` (other non-str text is refused, where AndroidWorld
+        would ``str()`` a list or bytes); an empty ``direction`` counts as absent;
+        ``keycode`` must start with ``KEYCODE_`` and is otherwise ignored (no action type
+        uses it). ``ValueError`` for text that is not JSON (malformed or nested too deeply),
+        JSON that is not an object, unknown fields, no ``action_type``, or a field that
         :meth:`validate` refuses.
         """
         if isinstance(data, str):
@@ -523,10 +563,18 @@ class Action:
                              f"known: {sorted(known)}")
         if data.get("action_type") is None:
             raise ValueError("action has no action_type (missing or None)")
+        keycode = data.get("keycode")
+        if keycode is not None and not (isinstance(keycode, str)
+                                        and keycode.startswith("KEYCODE_")):
+            raise ValueError(f"Invalid keycode: {_show(keycode)} (must start with KEYCODE_)")
         kwargs = {k: v for k, v in data.items() if k in known and v is not None}
         for k in ("index", "x", "y"):
-            if k in kwargs and isinstance(kwargs[k], float) and kwargs[k].is_integer():
-                kwargs[k] = int(kwargs[k])
+            if k in kwargs:
+                kwargs[k] = _json_int(str(data.get("action_type")), k, kwargs[k])
+        if isinstance(kwargs.get("text"), (int, float)):  # JSONAction's str(text); a model
+            kwargs["text"] = str(kwargs["text"])          # answering 7 means "7"
+        if kwargs.get("direction") == "":
+            del kwargs["direction"]
         return cls(**kwargs)
 
     @classmethod
@@ -625,7 +673,10 @@ class BoundingBox:
 
 @dataclasses.dataclass(frozen=True)
 class UIElement:
-    """One element of the screen, with AndroidWorld's fields."""
+    """One element of the screen, with AndroidWorld's ``representation_utils.UIElement``
+    fields, in its order. From a dump, ``resource_name`` and ``resource_id`` both hold the
+    node's ``resource-id`` (AndroidWorld's a11y forest fills the first, its XML reader the
+    second); ``tooltip`` and ``metadata`` are never filled by a dump, as in AndroidWorld."""
 
     text: str | None = None
     content_description: str | None = None
@@ -643,8 +694,12 @@ class UIElement:
     is_long_clickable: bool | None = None
     is_scrollable: bool | None = None
     is_selected: bool | None = None
+    is_visible: bool | None = None
     package_name: str | None = None
+    resource_name: str | None = None
+    tooltip: str | None = None
     resource_id: str | None = None
+    metadata: dict[str, Any] | None = None
 
     def describe(self) -> str:
         """A short label: text, hint, description, or the resource name."""
@@ -669,20 +724,37 @@ def parse_bounds(text: str) -> tuple[int, int, int, int]:
     return x1, y1, x2, y2
 
 
+#: The element lists AndroidWorld builds: ``forest`` (its default, ``forest_to_ui_elements``
+#: over the accessibility forest: leaves, nodes with a content description and scrollable
+#: nodes) and ``xml_dump`` (``xml_dump_to_ui_elements``: every node but the root).
+ELEMENT_MODES = ("forest", "xml_dump")
+
+
 def parse_ui_elements(
-    xml: str, screen_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT)
+    xml: str, screen_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT),
+    mode: str = "forest",
 ) -> list[UIElement]:
     """Parse ``uiautomator dump`` XML into the indexed element list.
 
-    Keeps AndroidWorld's filter: leaves, nodes with a content description, and scrollable
-    nodes, in document order. Works the same on real phones and on PhoneWorld.
+    ``mode="forest"`` (the default, and what every PhoneWorld index means) keeps
+    AndroidWorld's default filter: leaves, nodes with a content description, and scrollable
+    nodes, in document order, with its field values (empty strings are ``None``, ``bbox`` is
+    normalised by ``screen_size``, ``is_visible`` is true unless the node says
+    ``visible-to-user="false"``). ``mode="xml_dump"`` gives the list AndroidWorld's
+    ``xml_dump_to_ui_elements`` gives for the same XML: every node but the root, ``bbox`` in
+    pixels, strings as written, ``is_editable`` and ``hint_text`` unset. Works the same on real
+    phones and on PhoneWorld.
     """
     from phoneworld_gym.ui.dump import indexed_nodes  # the one element filter
 
+    if mode not in ELEMENT_MODES:
+        raise ValueError(f"mode must be one of {ELEMENT_MODES}, got {mode!r}")
     try:
         root = ET.fromstring(xml)
     except ET.ParseError as e:
         raise ValueError(f"accessibility XML is malformed: {e}") from None
+    if mode == "xml_dump":
+        return _xml_dump_elements(root)
     w, h = screen_size
     out: list[UIElement] = []
 
@@ -693,6 +765,7 @@ def parse_ui_elements(
         desc = node.get("content-desc") or None
         x1, y1, x2, y2 = parse_bounds(node.get("bounds", "[0,0][0,0]"))
         cls = node.get("class") or None
+        rid = node.get("resource-id") or None
         out.append(
             UIElement(
                 text=node.get("text") or None,
@@ -711,10 +784,41 @@ def parse_ui_elements(
                 is_long_clickable=flag(node, "long-clickable"),
                 is_scrollable=flag(node, "scrollable"),
                 is_selected=flag(node, "selected"),
+                is_visible=node.get("visible-to-user") != "false",
                 package_name=node.get("package") or None,
-                resource_id=node.get("resource-id") or None,
+                resource_name=rid,
+                resource_id=rid,
             )
         )
+    return out
+
+
+def _xml_dump_elements(root: ET.Element) -> list[UIElement]:
+    """AndroidWorld's ``xml_dump_to_ui_elements``: every node below the root, as written."""
+    out: list[UIElement] = []
+    for node in root.iter("node"):
+        if node is root:
+            continue
+        bounds = node.get("bounds")
+        box = None
+        if bounds:
+            x1, y1, x2, y2 = parse_bounds(bounds)
+            box = BoundingBox(x1, x2, y1, y2)
+        out.append(UIElement(
+            text=node.get("text"), content_description=node.get("content-desc"),
+            class_name=node.get("class"), bbox=box, bbox_pixels=box,
+            is_checked=node.get("checked") == "true",
+            is_checkable=node.get("checkable") == "true",
+            is_clickable=node.get("clickable") == "true",
+            is_enabled=node.get("enabled") == "true",
+            is_focused=node.get("focused") == "true",
+            is_focusable=node.get("focusable") == "true",
+            is_long_clickable=node.get("long-clickable") == "true",
+            is_scrollable=node.get("scrollable") == "true",
+            is_selected=node.get("selected") == "true",
+            package_name=node.get("package"), resource_id=node.get("resource-id"),
+            is_visible=True,
+        ))
     return out
 
 

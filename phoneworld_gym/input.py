@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from phoneworld_gym.contract import Action
+from phoneworld_gym.contract import Action, swipe_finger
 from phoneworld_gym.system import chrome, realism
 from phoneworld_gym.ui.view import TextField, find_scrollable, hit_test
 from phoneworld_gym.world import World
@@ -146,32 +146,34 @@ class InputDispatcher:
         return self.scroll(a.direction) if p is None else self.scroll(a.direction, *p)
 
     def _swipe(self, a: Action) -> str:
-        """A swipe: down from the status bar pulls the shade, up puts it away; elsewhere the
-        content follows the finger (a swipe up scrolls down)."""
+        """A swipe, in AndroidWorld's meaning (:data:`~phoneworld_gym.contract.SWIPE_FINGER`:
+        ``left`` moves the finger right): down from the status bar pulls the shade, up puts
+        it away; elsewhere the content follows the finger (a swipe up scrolls down)."""
         assert a.direction is not None
+        finger = swipe_finger(a.direction)
         start = self._optional_point(a)
         if isinstance(start, str):
             return start
         w = self.world
-        if a.direction == "down" and start is not None \
+        if finger == "down" and start is not None \
                 and start[1] < chrome.STATUS_BAR_H and not w.shade:
             w.shade = True  # pulled down from the status bar
             w.focus = None
             return ""
-        if a.direction == "up" and w.shade:
+        if finger == "up" and w.shade:
             w.shade = False
             return ""
-        if start is not None and a.direction in ("left", "right"):
+        if start is not None and finger in ("left", "right"):
             row = hit_test(self._device.screen.root, *start, swipe=True)
             if row is not None and row.on_swipe is not None:
-                row.on_swipe(a.direction)  # swipe-to-dismiss
+                row.on_swipe(finger)  # swipe-to-dismiss, told the way the finger went
                 return ""
-        if a.direction == "up" and self._device.compositor.home_showing():
+        if finger == "up" and self._device.compositor.home_showing():
             self._device.compositor.open_drawer()  # a swipe up on home opens the app drawer
             return ""
         if start is None:
-            return self.scroll(_OPPOSITE[a.direction])
-        return self.scroll(_OPPOSITE[a.direction], *start)
+            return self.scroll(_OPPOSITE[finger])
+        return self.scroll(_OPPOSITE[finger], *start)
 
     def _navigate_home(self, a: Action) -> str:
         self._device.home()
@@ -186,7 +188,7 @@ class InputDispatcher:
         return self._device.open_app(a.app_name)
 
     def _nothing(self, a: Action) -> str:
-        """wait, status, answer: nothing happens on the phone."""
+        """wait, status, answer, unknown: nothing happens on the phone."""
         return ""
 
     #: action type -> its handler
@@ -204,6 +206,7 @@ class InputDispatcher:
         "wait": _nothing,
         "status": _nothing,
         "answer": _nothing,
+        "unknown": _nothing,
     }
 
     # -- touch -----------------------------------------------------------------------------

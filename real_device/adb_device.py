@@ -37,7 +37,8 @@ How each verb is carried out:
   error sentence and nothing is typed. No text ever reaches the phone's shell unquoted.
   ``scroll`` swipes inside the scrolling container under the target (else the screen's
   largest one, else the screen): ``down`` reveals what is below, so the finger moves up;
-  ``swipe`` moves the finger in its direction. ``navigate_home``/``navigate_back``/
+  ``swipe`` moves the finger AndroidWorld's way (``contract.SWIPE_FINGER``: up/down as named,
+  ``left`` rightwards, ``right`` leftwards). ``navigate_home``/``navigate_back``/
   ``keyboard_enter`` are key events 3, 4 and 66; ``open_app`` starts a name's package
   (:attr:`AdbDevice.apps`, ``am start -n PKG/ACT`` or ``monkey -p PKG -c
   android.intent.category.LAUNCHER 1``); ``wait`` sleeps ``wait_s``; ``status``/``answer`` do
@@ -87,6 +88,7 @@ from phoneworld_gym.contract import (
     Action,
     UIElement,
     parse_ui_elements,
+    swipe_finger,
 )
 from phoneworld_gym.device import DeviceError, Row, Unsupported
 from phoneworld_gym.real_device.adb_probe import AdbProbe, q
@@ -744,8 +746,9 @@ class AdbDevice:
             x1, y1, x2, y2 = _stroke(region, finger)
         else:
             x0, y0 = start if start is not None else (SCREEN_WIDTH // 2, SCREEN_HEIGHT // 2)
-            dx = {"left": -1, "right": 1}.get(a.direction, 0) * SCREEN_WIDTH * 2 // 5
-            dy = {"up": -1, "down": 1}.get(a.direction, 0) * SCREEN_HEIGHT * 2 // 5
+            finger = swipe_finger(a.direction)  # AndroidWorld's meaning: "left" moves right
+            dx = {"left": -1, "right": 1}.get(finger, 0) * SCREEN_WIDTH * 2 // 5
+            dy = {"up": -1, "down": 1}.get(finger, 0) * SCREEN_HEIGHT * 2 // 5
             x1, y1 = x0, y0
             x2 = min(max(x0 + dx, 0), SCREEN_WIDTH - 1)
             y2 = min(max(y0 + dy, 0), SCREEN_HEIGHT - 1)

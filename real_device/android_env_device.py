@@ -19,9 +19,10 @@ How each verb travels:
 - ``execute``: taps, double taps, long presses, swipes and scrolls are android_env TOUCH/LIFT
   steps at normalised positions (``(x + 0.5) / width`` of ``wm size``): a tap is TOUCH, LIFT; a
   long press ``long_press_touches`` TOUCH steps held at least ``long_press_sec``, then LIFT; a
-  swipe ``swipe_touches`` TOUCH steps along half the screen (``scroll`` swipes the other way:
-  scrolling down moves the finger up). An element ``index`` is resolved on the current
-  ``uiautomator dump``. Text, Enter, Home and Back go through android_env's adb
+  swipe ``swipe_touches`` TOUCH steps along half the screen (the finger moves as
+  ``contract.SWIPE_FINGER`` says: a horizontal swipe goes against its name; ``scroll``
+  swipes the other way: scrolling down moves the finger up). An element ``index`` is resolved
+  on the current ``uiautomator dump``. Text, Enter, Home and Back go through android_env's adb
   (``input text``, ``input keyevent``); ``input_text`` taps the field, clears it (MOVE_END and
   DEL for each character), types, and presses Enter (AndroidWorld's ``input_text``; on
   PhoneWorld typing itself submits, so Enter is sent only when nothing was typed).
@@ -73,6 +74,7 @@ from phoneworld_gym.contract import (
     Action,
     UIElement,
     parse_ui_elements,
+    swipe_finger,
 )
 from phoneworld_gym.device import (
     COMMON_TABLES,
@@ -409,7 +411,7 @@ class AndroidEnvDevice:
         if isinstance(p, str):
             return p
         assert a.direction is not None
-        if not self.drag(p, a.direction):
+        if not self.drag(p, swipe_finger(a.direction)):  # AndroidWorld's swipe meaning
             return f"no room to swipe {a.direction} from {p}"
         return ""
 

@@ -81,7 +81,13 @@ from android_env.components.simulators import base_simulator
 from android_env.proto import state_pb2, task_pb2
 from google.protobuf import text_format
 
-from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, AgentReport
+from phoneworld_gym.contract import (
+    SCREEN_HEIGHT,
+    SCREEN_WIDTH,
+    Action,
+    AgentReport,
+    swipe_finger,
+)
 from phoneworld_gym.device import SETTINGS_NAMESPACES, DeviceError, Row
 from phoneworld_gym.env import PhoneEnv
 from phoneworld_gym.phone import PhoneWorldDevice
@@ -156,7 +162,8 @@ class Gesture:
             return Action("click", x=self.x, y=self.y)
         if self.kind == "long_press":
             return Action("long_press", x=self.x, y=self.y)
-        return Action("swipe", x=self.x, y=self.y, direction=self.direction)
+        # ``direction`` is the finger's; a contract swipe names it AndroidWorld's way
+        return Action("swipe", x=self.x, y=self.y, direction=swipe_finger(self.direction or ""))
 
 
 def swipe_direction(dx: float, dy: float) -> str:

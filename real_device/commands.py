@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action
+from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, swipe_finger
 from phoneworld_gym.device import SETTINGS_NAMESPACES, Row
 from phoneworld_gym.real_device.shell import IO, SH, Env
 from phoneworld_gym.real_device.storage import SDCARD, Storage, StorageError
@@ -370,7 +370,8 @@ class PhoneCommands:
             direction = "up" if dy < 0 else "down"
         else:
             direction = "left" if dx < 0 else "right"
-        self._execute(Action("swipe", direction=direction, x=start[0], y=start[1]))
+        # the contract's swipe names a horizontal finger motion the other way (AndroidWorld's)
+        self._execute(Action("swipe", direction=swipe_finger(direction), x=start[0], y=start[1]))
 
     def input(self, args: list[str], io: IO, env: Env) -> int:
         """``input [SOURCE] [-d DISPLAY] tap|swipe|draganddrop|text|keyevent|press ...``."""

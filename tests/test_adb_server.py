@@ -574,7 +574,8 @@ def test_input_maps_to_contract_actions(fresh: VirtualPhone,
         "input tap 5000 5": [],  # off the screen: nothing
         "input swipe 540 2000 540 800": [Action("swipe", direction="up", x=540, y=2000)],
         "input swipe 540 800 560 2000 100": [Action("swipe", direction="down", x=540, y=800)],
-        "input swipe 900 1000 100 1100": [Action("swipe", direction="left", x=900, y=1000)],
+        # a finger moving left is AndroidWorld's swipe "right"
+        "input swipe 900 1000 100 1100": [Action("swipe", direction="right", x=900, y=1000)],
         "input swipe 300 1200 305 1203 600": [Action("long_press", x=300, y=1200)],
         "input swipe 300 1200 300 1200 100": [Action("click", x=300, y=1200)],
         "input text 'hi%sthere'": [],  # keys into the focused field: no contract action

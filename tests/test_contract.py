@@ -67,9 +67,28 @@ def test_invalid_action_raises_naming_the_problem(kwargs, words):
     msg = str(ei.value)
     for word in words:
         assert word in msg, f"{kwargs}: {msg!r} does not mention {word!r}"
-    # the JSON route gives the same verdict
+    # the JSON route gives the same verdict, except where AndroidWorld's JSONAction converts
+    # the value (a float x goes through int(), a text through str()): see test_json_converts
+    if kwargs in ({"action_type": "click", "x": 5.5, "y": 2},
+                  {"action_type": "input_text", "text": 5}):
+        return
     with pytest.raises(ValueError):
         Action.from_json(kwargs)
+
+
+def test_json_converts_values_as_androidworld_does():
+    """AndroidWorld's JSONAction runs index through int(), keeps text as str(text), checks
+    keycode's prefix, and its actuation truncates float x/y; ``unknown`` is an action type."""
+    assert Action.from_json({"action_type": "click", "x": 5.9, "y": 2.0}) == \
+        Action("click", x=5, y=2)
+    assert Action.from_json({"action_type": "click", "index": "3"}) == Action("click", index=3)
+    assert Action.from_json({"action_type": "input_text", "text": 5}).text == "5"
+    assert Action.from_json({"action_type": "unknown"}).action_type == "unknown"
+    assert Action.from_json({"action_type": "wait", "keycode": "KEYCODE_A"}) == Action("wait")
+    with pytest.raises(ValueError, match="keycode"):
+        Action.from_json({"action_type": "wait", "keycode": "A"})
+    with pytest.raises(ValueError, match="x must be an int"):
+        Action.from_json({"action_type": "click", "x": float("inf"), "y": 2})
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import pytest
 
 import phoneworld_gym  # noqa: F401  (registers the envs)
 from phoneworld_gym import formats
-from phoneworld_gym.contract import ACTION_TYPES, Action
+from phoneworld_gym.contract import ACTION_TYPES, Action, swipe_finger
 from phoneworld_gym.formats import FORMATS, Screen, smart_resize
 from phoneworld_gym.formats.base import ActionFormat, CoordinateFormat
 
@@ -270,8 +270,9 @@ def test_guiowl_uses_its_own_token_bounds() -> None:
 def test_qwen_swipes_are_finger_paths_and_scrolls_become_their_swipes() -> None:
     f = formats.get("qwen")
     screen = Screen(1092, 2408)  # resized == device: model pixels are device pixels
-    for (x2, y2), d in (((500, 300), "up"), ((500, 1500), "down"), ((100, 1000), "left"),
-                        ((900, 1000), "right"), ((900, 1300), "right")):
+    # the contract's swipe is AndroidWorld's: a finger moving left is a swipe "right"
+    for (x2, y2), d in (((500, 300), "up"), ((500, 1500), "down"), ((100, 1000), "right"),
+                        ((900, 1000), "left"), ((900, 1300), "left")):
         call = json.dumps({"name": "mobile_use", "arguments": {
             "action": "swipe", "coordinate": [500, 1000], "coordinate2": [x2, y2]}})
         got = f.parse(f"<tool_call>{call}</tool_call>", screen)
@@ -280,7 +281,8 @@ def test_qwen_swipes_are_finger_paths_and_scrolls_become_their_swipes() -> None:
     for scroll, finger in (("down", "up"), ("up", "down"), ("left", "right"),
                            ("right", "left")):
         (step,) = f.steps(Action("scroll", x=400, y=900, direction=scroll), screen)
-        assert (step.action_type, step.direction, step.x, step.y) == ("swipe", finger, 400, 900)
+        assert (step.action_type, step.direction, step.x, step.y) == (
+            "swipe", swipe_finger(finger), 400, 900)
         args = json.loads(f.format(step, screen).split("\n")[1])["arguments"]
         (x0, y0), (x1, y1) = args["coordinate"], args["coordinate2"]
         moved = {"up": y1 < y0, "down": y1 > y0, "left": x1 < x0, "right": x1 > x0}
@@ -294,7 +296,7 @@ def test_uitars_scroll_is_content_direction_and_drag_is_a_finger_path() -> None:
                   "direction='down')", screen)
     assert (got.action_type, got.direction, got.x, got.y) == ("scroll", "down", 500, 1000)
     got = f.parse("Action: drag(start_box='(800,1000)', end_box='(100,1000)')", screen)
-    assert (got.action_type, got.direction, got.x) == ("swipe", "left", 800)
+    assert (got.action_type, got.direction, got.x) == ("swipe", "right", 800)  # finger left
     got = f.parse("Action: scroll(start_box='(500,2000)', end_box='(500,400)')", screen)
     assert (got.action_type, got.direction) == ("swipe", "up")  # UI-TARS-1.0's finger path
     got = f.parse("Action: swipe(start_point='<point>500 2000</point>', "
@@ -344,7 +346,7 @@ def test_steps_split_what_a_format_says_in_several_calls() -> None:
         formats.get("qwen").steps(Action("click", index=3), screen)
     # a swipe with no room left on the screen cannot be written
     with pytest.raises(ValueError, match="no room"):
-        formats.get("qwen").format(Action("swipe", x=0, y=100, direction="left"), screen)
+        formats.get("qwen").format(Action("swipe", x=0, y=100, direction="right"), screen)
 
 
 def test_clearing_a_filled_field_is_refused_where_typing_appends() -> None:
@@ -372,7 +374,7 @@ BAD: dict[str, list[Any]] = {
         '{"action_type": "click"}', '{"action_type": "click", "x": 5000, "y": 1}',
         '{"action_type": "click", "index": 1, "x": 1, "y": 2}', '{"action_type": "open_app"}',
         '{"action_type": "input_text", "text": "\\ud800"}', "[" * 5000 + "]" * 5000,
-        '{"action_type": "click", "x": 1.5, "y": 2}', '{"action_type": "status"}',
+        '{"action_type": "click", "x": "a", "y": 2}', '{"action_type": "status"}',
     ],
     "qwen": [
         "", "I will click the button.", None, "<tool_call></tool_call>", "<tool_call>{}",

@@ -394,7 +394,7 @@ def test_a_sideways_swipe_on_a_card_deletes_that_note_only():
     gone = next(r for r in notes if r["title"] == title)
     d.execute(Action("swipe", direction="up", index=i))  # a vertical swipe only scrolls
     assert d.probe.query("notes/notes") == notes
-    _ok(d, Action("swipe", direction="left", index=find(d, desc=title, contains=True)))
+    _ok(d, Action("swipe", direction="right", index=find(d, desc=title, contains=True)))
     assert d.world.toast["text"] == "Note deleted"
     assert d.probe.query("notes/notes") == [r for r in notes if r["_id"] != gone["_id"]]
     assert d.probe.query("notes/items") == [r for r in items if r["note_id"] != gone["_id"]]

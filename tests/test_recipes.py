@@ -170,7 +170,7 @@ def test_tick_swipe_and_clear_ticked_change_exactly_their_rows() -> None:
                 if r["checked"] and r["recipe"] != "Chicken Tacos")
     i = find(d, text="1 lime", rid="shopping_item")
     assert i is not None
-    _do(d, Action("swipe", index=i, direction="left"))
+    _do(d, Action("swipe", index=i, direction="right"))
     lime = next(r for r in rows if r["item"] == "lime")
     assert lime["_id"] not in {r["_id"] for r in d.probe.query("recipes/shopping_list")}
     ticked = {r["_id"] for r in d.probe.query("recipes/shopping_list") if r["checked"]}

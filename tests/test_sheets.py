@@ -66,9 +66,10 @@ def _centre(d: PhoneWorldDevice, text: str) -> tuple[int, int]:
 
 def test_swipe_on_a_row_dismisses_it_and_only_in_its_directions(device):
     x, y = _centre(device, "Swipe me")
-    device.execute(Action("swipe", direction="right", x=x, y=y))
-    assert _log(device) == []  # right is not a dismiss direction for this row
-    assert device.execute(Action("swipe", direction="left", x=x, y=y)) == ""
+    # AndroidWorld's swipe "left" moves the finger right: not a dismiss direction for this row
+    device.execute(Action("swipe", direction="left", x=x, y=y))
+    assert _log(device) == []
+    assert device.execute(Action("swipe", direction="right", x=x, y=y)) == ""  # finger left
     assert _log(device) == ["dismissed"]
 
 

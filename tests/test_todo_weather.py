@@ -36,7 +36,7 @@ def test_swipe_removes_exactly_the_swiped_task() -> None:
     rows = [e for e in elements(d) if (e.resource_id or "").endswith("/task_row")]
     target = rows[1].content_description
     i = find(d, desc=target, rid="task_row")
-    _do(d, Action("swipe", index=i, direction="left"))
+    _do(d, Action("swipe", index=i, direction="right"))
     after = d.probe.query("todo/tasks")
     gone = [r for r in before if r not in after]
     assert [r["title"] for r in gone] == [target]

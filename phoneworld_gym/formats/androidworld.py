@@ -3,9 +3,9 @@
 Coordinates: ``x``/``y`` are device pixels of the logical screen (1080 x 2400 on PhoneWorld),
 integers, unchanged by the screenshot's size; ``index`` addresses the screen's element list.
 Nothing is rescaled, so a round trip is exact. ``scroll`` names the way the content moves into
-view (``down`` shows what is below; the finger moves up); ``swipe`` names the finger's way.
-(AndroidWorld's own actuation drives a horizontal ``swipe`` the other way round; this format is
-PhoneWorld's contract as it stands.)
+view (``down`` shows what is below; the finger moves up); ``swipe`` is AndroidWorld's: ``up``
+and ``down`` name the finger's way, ``left`` and ``right`` the opposite of it (``swipe left``
+drags from the left edge rightwards, as AndroidWorld's actuation does).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ SYSTEM_PROMPT = (
     "(taps the field, types, presses enter)\n"
     '{"action_type": "scroll", "direction": "down"}  (down shows what is below; may take '
     '"index")\n'
-    '{"action_type": "swipe", "direction": "up"}  (the finger\'s direction)\n'
+    '{"action_type": "swipe", "direction": "up"}  (up/down: the finger\'s direction; '
+    'left/right: the opposite of it)\n'
     '{"action_type": "open_app", "app_name": "Messages"}\n'
     '{"action_type": "navigate_back"}, {"action_type": "navigate_home"}, '
     '{"action_type": "keyboard_enter"}, {"action_type": "wait"}\n'

@@ -24,6 +24,7 @@ from phoneworld_gym.contract import (
     Action,
     UIElement,
     parse_ui_elements,
+    swipe_finger,
 )
 
 #: The most characters of a reply a format reads (longer replies are cut there, so a runaway
@@ -243,13 +244,19 @@ class Relative(CoordinateSpace):
 
 # -- shared helpers for formats ------------------------------------------------------------------
 def direction_of(dx: float, dy: float) -> str:
-    """The swipe direction of a finger moving by (dx, dy): the dominant axis (vertical on a
-    tie); ``ValueError`` when it does not move."""
+    """The direction of a finger moving by (dx, dy): the dominant axis (vertical on a tie);
+    ``ValueError`` when it does not move. (The contract's ``swipe`` names a horizontal finger
+    motion the other way: use :func:`swipe_of`.)"""
     if dx == 0 and dy == 0:
         raise ValueError("a swipe needs an end point different from its start")
     if abs(dx) > abs(dy):
         return "right" if dx > 0 else "left"
     return "down" if dy > 0 else "up"
+
+
+def swipe_of(dx: float, dy: float) -> str:
+    """The contract ``swipe`` direction (AndroidWorld's) of a finger moving by (dx, dy)."""
+    return swipe_finger(direction_of(dx, dy))
 
 
 def swipe_end(x: int, y: int, direction: str, screen: Screen,
@@ -375,11 +382,12 @@ class CoordinateFormat(ActionFormat):
         """Start and end device points of a ``swipe`` (from its point, else the screen's
         centre) whose direction survives the trip through model coordinates."""
         assert action.direction is not None
+        finger = swipe_finger(action.direction)  # AndroidWorld's swipe: "left" moves right
         start = self.point(action, screen) or (screen.width // 2, screen.height // 2)
-        end = swipe_end(*start, action.direction, screen)
+        end = swipe_end(*start, finger, screen)
         m0, m1 = self.space.to_model(*start, screen), self.space.to_model(*end, screen)
         try:
-            same = direction_of(m1[0] - m0[0], m1[1] - m0[1]) == action.direction
+            same = direction_of(m1[0] - m0[0], m1[1] - m0[1]) == finger
         except ValueError:
             same = False
         if not same:
@@ -393,7 +401,7 @@ class CoordinateFormat(ActionFormat):
         centre or the main scrollable container's."""
         assert action.direction is not None
         x, y = self.point(action, screen) or scroll_anchor(screen)
-        return Action("swipe", x=x, y=y, direction=OPPOSITE[action.direction])
+        return Action("swipe", x=x, y=y, direction=swipe_finger(OPPOSITE[action.direction]))
 
     def input_steps(self, action: Action, screen: Screen) -> list[Action]:
         """``input_text`` for a format whose typing has no target: tap the field, then type.

@@ -33,10 +33,11 @@ Out of the screen's range (negative, or past the resized image or 999) is a ``Va
 point on the very edge that scales to ``W`` is clamped to ``W - 1``.
 
 **Directions.** ``swipe`` is a finger path: its direction is the dominant axis of
-``coordinate2 - coordinate`` (vertical on a tie), its start the contract's point, so a
-PhoneWorld ``swipe`` means the same. A PhoneWorld ``scroll`` (``down`` shows content below) is
-written as the swipe that does it: the finger moves the other way (up), from the target's
-centre or the main scrollable container's.
+``coordinate2 - coordinate`` (vertical on a tie), its start the contract's point; the
+contract's ``swipe`` is AndroidWorld's, which names a horizontal finger path the other way
+(``contract.SWIPE_FINGER``: a finger moving left is ``swipe right``). A PhoneWorld
+``scroll`` (``down`` shows content below) is written as the swipe that does it: the finger
+moves the other way (up), from the target's centre or the main scrollable container's.
 
 **What the format cannot say in one call** (see :meth:`QwenFormat.steps`): ``input_text`` at
 an element is a ``click`` then a ``type``; ``type`` appends, so clearing a field that holds
@@ -60,9 +61,9 @@ from phoneworld_gym.formats.base import (
     ResizedPixels,
     Screen,
     _show,
-    direction_of,
     json_objects,
     require_text,
+    swipe_of,
 )
 
 TOOL = "mobile_use"
@@ -166,8 +167,8 @@ class QwenFormat(CoordinateFormat):
             self.to_device(args.get("coordinate2"), screen, "coordinate2")  # validates it
             (x0, y0), (x1, y1) = args["coordinate"], args["coordinate2"]
             ew, eh = self.space.extent(screen)
-            direction = direction_of((x1 - x0) * screen.width / ew,
-                                     (y1 - y0) * screen.height / eh)
+            direction = swipe_of((x1 - x0) * screen.width / ew,
+                                 (y1 - y0) * screen.height / eh)
             return Action("swipe", x=x, y=y, direction=direction)
         if action == "type":
             return Action("input_text", text=_text_arg(args, action, "text"))

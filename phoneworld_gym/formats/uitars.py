@@ -29,8 +29,9 @@ clamped to ``W - 1``.
 **Directions.** ``scroll``'s direction is the side where more content shows ("down" reveals
 what is below), the same as PhoneWorld's ``scroll``, so it maps one to one. ``drag`` is the
 finger's path, so it maps to PhoneWorld's ``swipe`` (the dominant axis of its vector, vertical
-on a tie). UI-TARS-1.0's mobile prompt wrote a finger path as ``scroll(start_box, end_box)``;
-that is read as a swipe too.
+on a tie, named AndroidWorld's way: a finger moving left is ``swipe right``). UI-TARS-1.0's
+mobile prompt wrote a finger path as ``scroll(start_box, end_box)``; that is read as a swipe
+too.
 
 **Ending.** ``finished(content='')`` is ``status complete``; ``finished`` with content is an
 ``answer`` (which ends a PhoneWorld episode as complete); ``call_user()`` is
@@ -46,7 +47,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from phoneworld_gym.contract import Action
+from phoneworld_gym.contract import Action, swipe_finger
 from phoneworld_gym.formats.base import (
     CoordinateFormat,
     CoordinateSpace,
@@ -55,8 +56,8 @@ from phoneworld_gym.formats.base import (
     Screen,
     _show,
     check_direction,
-    direction_of,
     require_text,
+    swipe_of,
 )
 
 _CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*$", re.DOTALL)
@@ -170,8 +171,8 @@ class UITarsFormat(CoordinateFormat):
             mx1, my1, _, _ = point("end_box")
             ew, eh = self.space.extent(screen)
             return Action("swipe", x=x, y=y,
-                          direction=direction_of((mx1 - mx0) * screen.width / ew,
-                                                 (my1 - my0) * screen.height / eh))
+                          direction=swipe_of((mx1 - mx0) * screen.width / ew,
+                                             (my1 - my0) * screen.height / eh))
 
         if name in CLICKS:
             _, _, x, y = point()
@@ -194,7 +195,8 @@ class UITarsFormat(CoordinateFormat):
         if name in ("drag", "swipe", "select"):
             if "end_box" not in args and "direction" in args:
                 _, _, x, y = point()
-                return Action("swipe", x=x, y=y, direction=check_direction(args["direction"]))
+                finger = check_direction(args["direction"])  # a drag names the finger's way
+                return Action("swipe", x=x, y=y, direction=swipe_finger(finger))
             return swipe()
         if name == "press_home":
             return Action("navigate_home")

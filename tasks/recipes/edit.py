@@ -228,7 +228,7 @@ def tap_item(device: Device, item: str, recipe: str, *,
         i = _item_index(device, item, recipe)
         if i is not None:
             yield (Action("click", index=i) if action == "click"
-                   else Action("swipe", index=i, direction="left"))
+                   else Action("swipe", index=i, direction="right"))
             return
         yield Action("scroll", direction="down")
     raise OracleError(f"{item!r} of {recipe} never showed on the shopping list")

@@ -220,7 +220,7 @@ class TodoSwipeDelete(Task):
         yield from open_list(device, list_name)
         yield from row_index(device, title)
         i = find(device, desc=title, rid="task_row")
-        yield Action("swipe", index=i, direction="left")
+        yield Action("swipe", index=i, direction="right")  # the finger moves left
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from self._swipe(device, self.params["title"], self.params["list"])
