@@ -575,7 +575,9 @@ def write_report(out_dir: str | Path, failed: Sequence[Mapping[str, Any]] = ()
                              "category": tasks[e["key"]["task"]]["category"],
                              "seed": e["key"]["seed"], "steps": e["rows"],
                              "status": e.get("status"), "answer": e.get("answer"),
-                             "result": UNVERIFIED} for e in eps]
+                             "result": UNVERIFIED,
+                             "success_means": tasks[e["key"]["task"]]["success"]}
+                            for e in eps]
     (out / "report.json").write_text(json.dumps(res, indent=1, ensure_ascii=False))
     lines = [f"# Real-phone evaluation: {listed.get('agent')} on {listed.get('env_id')}", "",
              f"- **Task list**: {listed.get('list') or '(given in Python)'}: "
@@ -602,14 +604,16 @@ def write_report(out_dir: str | Path, failed: Sequence[Mapping[str, Any]] = ()
     if res["scripted"]:
         lines += _md_table("## Scripted judges (not people; reported apart)", res["scripted"])
     lines += ["## Episodes", "", f"Watch them step by step on the judging page (`phoneworld "
-              f"judge {out}`).", "", "| task | category | seed | steps | ended | result |",
-              "|---|---|---:|---:|---|---|"]
+              f"judge {out}`); judge each against its task's success statement.", "",
+              "| task | category | seed | steps | ended | result | success means |",
+              "|---|---|---:|---:|---|---|---|"]
     for r in res["episodes_list"]:
         ended = r["status"] or "step budget"
         if r["answer"] is not None:
             ended = "answer: " + " ".join(str(r["answer"]).split())[:60].replace("|", "\\|")
         lines.append(f"| {r['task']} | {r['category']} | {r['seed']} | {r['steps']} | "
-                     f"{ended} | {r['result']} |")
+                     f"{ended} | {r['result']} | "
+                     f"{' '.join(r['success_means'].split()).replace('|', '/')} |")
     if failed:
         lines += ["", "## Failed on the phone (a rerun tries them again)", ""]
         lines += [f"- {f['task']} seed {f['seed']}: {f['error']}" for f in failed]

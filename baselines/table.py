@@ -71,8 +71,8 @@ def androidworld_row(folder: str | Path) -> dict[str, Any]:
                          f"docs/evaluation.md for its shape)")
     try:
         doc = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not JSON ({e})") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not JSON ({err})") from None
     eps = doc.get("episodes") if isinstance(doc, dict) else None
     if not isinstance(eps, list):
         raise ValueError(f"{path}: expected {{\"episodes\": [{{\"task\": ..., \"success\": "
