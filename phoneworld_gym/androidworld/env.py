@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, parse_ui_elements
 from phoneworld_gym.androidworld.elements import to_androidworld_element
+from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, parse_ui_elements
 
 
 def json_action_to_action(action: Any) -> Action:
