@@ -217,7 +217,7 @@ def test_element_fields_are_androidworlds():
     assert names == [f.name for f in dataclasses.fields(AWUIElement)]
 
 
-# -- AndroidWorld's agents on PhoneWorld ------------------------------------------------------------
+# -- AndroidWorld's agents on PhoneWorld ---------------------------------------------------
 class T3AStyleAgent(EnvironmentInteractingAgent):
     """Scripted the way T3A acts: reads ``state.ui_elements``, emits index-based JSONActions
     (open the app, type the address into the field found by its hint, give up)."""
@@ -279,7 +279,7 @@ def test_actuation_rules_follow_androidworld():
         == Action("click", x=5, y=7)
 
 
-# -- directions, on a real PhoneWorld screen ----------------------------------------------------------
+# -- directions, on a real PhoneWorld screen ------------------------------------------------
 def _texts(device: PhoneWorldDevice) -> list[str]:
     return [e.text for e in device.ui_elements() if e.text]
 
