@@ -30,6 +30,8 @@ from openenv.core.env_server.http_server import HTTPEnvServer
 from openenv.core.env_server.types import ConcurrencyConfig
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
+from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 from phoneworld_gym.envserver.environment import PhoneWorldEnvironment, ServerConfig
 from phoneworld_gym.envserver.models import PhoneAction, PhoneObservation
@@ -54,6 +56,27 @@ class _BodyLimit(BaseHTTPMiddleware):
         return await call_next(request)
 
 
+class _QuietDisconnect:
+    """Swallow a WebSocket client's disconnect after its session has ended.
+
+    OpenEnv's ``/ws`` handler closes the socket in its ``finally``, which raises again when
+    the client has already gone (every ``close``, every killed client); the session is freed
+    by then, so the traceback uvicorn would log for each one says nothing.
+    """
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        except (WebSocketDisconnect, ClientDisconnected):
+            pass
+
+
 def create_app(config: ServerConfig | None = None, max_sessions: int = 64,
                idle_timeout_s: float | None = 600.0,
                max_message_bytes: int = MAX_MESSAGE_BYTES) -> FastAPI:
@@ -74,6 +97,7 @@ def create_app(config: ServerConfig | None = None, max_sessions: int = 64,
     server.register_routes(app)
     app.state.env_server = server
     app.add_middleware(_BodyLimit, limit=max_message_bytes)
+    app.add_middleware(_QuietDisconnect)
 
     @app.get("/sessions", tags=["Health"], summary="Sessions in the pool")
     async def sessions() -> dict[str, int]:

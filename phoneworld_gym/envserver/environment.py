@@ -23,6 +23,7 @@ from phoneworld_gym.envserver.models import (
     PhoneState,
     encode_png,
 )
+from phoneworld_gym.task import all_tasks
 
 OBS_MODES = ("all", "pixels", "a11y")
 
@@ -106,12 +107,21 @@ class PhoneWorldEnvironment(Environment[PhoneAction, PhoneObservation, PhoneStat
                                  **self.config.env_kwargs)
             self._made = want  # type: ignore[assignment]
         options: dict[str, Any] = {}
+        if task is not None and (not isinstance(task, str) or task not in all_tasks()):
+            raise ValueError(f"unknown task {task!r}; `phoneworld list` shows the task ids")
         if task is not None:
             options["task"] = task
         if params is not None:
             options["params"] = params
         self._state = PhoneState(done=True)  # until this reset succeeds: no episode to step
-        obs, info = self._env.reset(seed=seed, options=options or None)
+        try:
+            obs, info = self._env.reset(seed=seed, options=options or None)
+        except BaseException:
+            # a failed reset can leave the env's wrappers half-set (Gymnasium's passive
+            # checker then fails the next step): the next reset makes a fresh env
+            self._env.close()
+            self._env = None
+            raise
         self._state = PhoneState(episode_id=episode_id or str(uuid.uuid4()), step_count=0,
                                  env_id=want[0], task=info.get("task"), goal=obs["goal"],
                                  seed=seed, done=False)
