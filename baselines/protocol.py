@@ -434,8 +434,13 @@ def listed_episodes(out_dir: str | Path) -> list[ListedEpisode]:
         for row in t:
             record.screens.append(row["tree"])
             record.turns.append(Turn(Action.from_json(row["action"]), row["action_error"]))
-        if t and t[-1].get("screenshot"):
-            record.final_screenshot = t[-1]["screenshot"]
+        shot = t[-1].get("screenshot") if t else None
+        if isinstance(shot, dict) and shot.get("bytes"):  # the last screen the agent saw
+            import io
+
+            from PIL import Image
+
+            record.final_screenshot = Image.open(io.BytesIO(shot["bytes"])).convert("RGB")
         episodes.append(ListedEpisode(task, e["episode_id"], record, e.get("status"),
                                       e.get("answer")))
     return episodes
@@ -645,6 +650,8 @@ def run_cli(a: Any) -> int:
         if a.tasks or a.category or a.app or a.split:
             raise ValueError("--task-list plays the whole list; leave out --tasks, "
                              "--category, --app and --split (edit the list instead)")
+        if a.workers != 1 or a.ray:
+            raise ValueError("--task-list plays on one phone: leave out --workers and --ray")
         if a.max_steps is not None and a.max_steps < 1:
             raise ValueError(f"--max-steps must be >= 1, got {a.max_steps}")
         judges = dict(load_judge(j) for j in (a.judge_with or []))

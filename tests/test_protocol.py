@@ -109,6 +109,17 @@ def scripted_judge(ep: protocol.ListedEpisode) -> tuple[bool, str]:
     return False, "unknown task"
 
 
+class StubChat:
+    """A judge model's stand-in: passes every episode, and keeps what it was shown."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] = []
+
+    def complete(self, messages: Any) -> str:
+        self.seen.append(messages)
+        return '{"success": true, "reason": "looks done"}'
+
+
 def _spec(**kw: Any) -> EvalSpec:
     ids = ("contacts-star", "settings-airplane-on", "contacts-amara-number", "clock-alarm")
     return EvalSpec(**{"agent": "scripted", "env_id": "PhoneWorld/Device-v0", "tasks": ids,
@@ -174,9 +185,14 @@ def test_list_plays_on_the_virtual_phone_and_is_judged(tmp_path: Path) -> None:
     path.write_text(LIST)
     tasks = protocol.load_task_list(path)
     out = tmp_path / "realphone"
+    from phoneworld_gym.baselines.judge import Judge
+
+    chat = StubChat()
+    judge = Judge(chat, screenshots=True)
     doc = protocol.run_task_list(tasks, out, _spec(), list_path=path, progress=False,
                                  agent_factory=lambda env, task, seed, attempt: ScriptedAgent(),
-                                 judges={"scripted": scripted_judge})
+                                 judges={"scripted": scripted_judge,
+                                         "model": protocol.model_judge(judge)})
     assert doc["episodes"] == 4 and not doc["failed"]
     assert all(e["result"] == protocol.UNVERIFIED for e in doc["episodes_list"])
     s = doc["scripted"]["scripted"]
@@ -185,9 +201,16 @@ def test_list_plays_on_the_virtual_phone_and_is_judged(tmp_path: Path) -> None:
             s["by_category"]["information-retrieval"]["n"]) == (1, 1)
     assert (s["overall"]["successes"], s["overall"]["n"]) == (3, 4)
     assert doc["judges"] == {} and doc["judged_by_people"] == 0  # never mixed with people's
+    # the model judge read the success statement and the last screen the agent saw
+    assert doc["scripted"]["model"]["overall"]["successes"] == 4 and len(chat.seen) == 4
+    users = [m[1]["content"] for m in chat.seen]
+    assert all(u[0]["type"] == "image_url" for u in users)
+    assert any("What counts as success: Amara Okafor is among the favourites" in u[1]["text"]
+               for u in users)
     md = (out / "report.md").read_text()
     assert "unverified: judge these episodes" in md and "Scripted judges" in md
-    assert "| app | 66.7% [20.8, 93.9] (2/3) |" in md
+    assert "| category | model | scripted |" in md
+    assert "| app | 100.0% [43.9, 100.0] (3/3) | 66.7% [20.8, 93.9] (2/3) |" in md
 
     # two people judge: they disagree on the airplane episode; the table follows them
     ids = {e["task"]: e["episode_id"] for e in doc["episodes_list"]}
@@ -225,6 +248,7 @@ def test_list_plays_on_the_virtual_phone_and_is_judged(tmp_path: Path) -> None:
     assert got["AndroidWorld"] == (2, 3)
     assert got["Real phone (people, 2 judges)"] == (2, 4)
     assert got["Real phone (scripted judge scripted)"] == (3, 4)
+    assert got["Real phone (scripted judge model)"] == (4, 4)
     text = table.markdown(rows)
     assert "| AndroidWorld | 66.7% | [20.8, 93.9] | 2/3 |" in text
 
