@@ -193,6 +193,43 @@ def oracle_transcripts(task: str, seeds: Sequence[int], max_steps: int = 20
     return out
 
 
+def sft_transcripts(model: Any, tokenizer: Any, examples: Any, *, steps: int,
+                    batch_size: int = 4, lr: float = 3e-3, seed: int = 0) -> list[float]:
+    """A short SFT of ``model`` in place on :func:`transcript_examples` (loss on the
+    completion tokens only, AdamW, random batches drawn by ``seed``); returns the losses.
+    A plain loop: for a few steps on CPU it costs less than a ``SFTTrainer`` set-up."""
+    import numpy as np
+    import torch
+
+    rng = np.random.default_rng(seed)
+    rows = [(list(tokenizer(p, add_special_tokens=False)["input_ids"]),
+             list(tokenizer(c, add_special_tokens=False)["input_ids"]))
+            for p, c in zip(examples["prompt"], examples["completion"])]
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    model.train()
+    losses = []
+    for _ in range(steps):
+        pick = [rows[i] for i in rng.choice(len(rows), size=min(batch_size, len(rows)),
+                                            replace=False)]
+        width = max(len(p) + len(c) for p, c in pick)
+        ids = torch.full((len(pick), width), pad, dtype=torch.long)
+        labels = torch.full((len(pick), width), -100, dtype=torch.long)
+        attn = torch.zeros((len(pick), width), dtype=torch.long)
+        for b, (p, c) in enumerate(pick):
+            ids[b, :len(p) + len(c)] = torch.tensor(p + c)
+            labels[b, len(p):len(p) + len(c)] = torch.tensor(c)
+            attn[b, :len(p) + len(c)] = 1
+        loss = model(input_ids=ids, attention_mask=attn, labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        losses.append(float(loss.detach()))
+    model.eval()
+    return losses
+
+
 # -- episodes ---------------------------------------------------------------------------------
 @dataclasses.dataclass
 class TranscriptEpisode:
@@ -312,7 +349,7 @@ class PhoneWorldRollout:
         lm = LocalModel(model, self.tokenizer, device=str(trainer.accelerator.device))
         start = len(self.episodes)
         try:
-            for i, key in enumerate(prompts):
+            for key in prompts:
                 task, seed = parse_key(key if isinstance(key, str) else str(key))
                 self.episodes.append(play_transcript(
                     lm, self.env, task, seed, temperature=self.settings.temperature,
