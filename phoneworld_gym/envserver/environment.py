@@ -13,6 +13,7 @@ import uuid
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
@@ -83,6 +84,8 @@ class PhoneWorldEnvironment(Environment[PhoneAction, PhoneObservation, PhoneStat
         self._made: tuple[str, str, tuple[int, int]] | None = None
         self._state = PhoneState()
         self._closed = False
+        #: the last screenshot sent and its PNG
+        self._last_png: tuple[np.ndarray, str] | None = None
 
     def reset(self, seed: int | None = None, episode_id: str | None = None,
               env_id: str | None = None, task: str | None = None,
@@ -171,10 +174,20 @@ class PhoneWorldEnvironment(Environment[PhoneAction, PhoneObservation, PhoneStat
     def _observation(self, obs: dict[str, Any], reward: float, terminated: bool,
                      truncated: bool, info: dict[str, Any]) -> PhoneObservation:
         shot = obs.get("screenshot")
+        png = None
+        if shot is not None:
+            # many actions leave the screen as it was (a tap on nothing, a wait): the PNG of
+            # the last frame is reused, since encoding costs about as much as the step
+            last = self._last_png
+            if last is not None and last[0].shape == shot.shape and np.array_equal(last[0], shot):
+                png = last[1]
+            else:
+                png = encode_png(shot)
+                self._last_png = (shot, png)
         info = dict(info, terminated=terminated, truncated=truncated)
         return PhoneObservation(
             done=terminated or truncated, reward=reward, goal=obs["goal"],
-            screenshot=None if shot is None else encode_png(shot),
+            screenshot=png,
             screenshot_size=None if shot is None else (int(shot.shape[1]), int(shot.shape[0])),
             a11y=obs.get("a11y"), info=_jsonable(info))
 
