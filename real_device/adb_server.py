@@ -17,6 +17,16 @@ loopback unless the network is trusted.
 One asyncio loop on a background thread serves every connection; commands run on worker
 threads with the phone locked (``PhoneWorldDevice`` is not thread-safe), so several clients
 may talk at once. A malformed packet closes its own connection and nothing else.
+
+No client can lock the others out: a connection silent for
+:attr:`VirtualPhone.handshake_timeout` before its CNXN, or for
+:attr:`VirtualPhone.idle_timeout` with no stream open, is closed (the adb server reconnects
+on its own when it next needs the phone); and when :data:`MAX_CONNECTIONS` are open, a new
+one is let in by closing the connection least worth keeping (one still without CNXN, then
+one that never opened a stream, then the one that did least; the longest silent first),
+never by turning the newcomer away. Under load the kernel's accept queue can hold dozens of
+connections whose clients already left; turning newcomers away at the cap then dropped a
+good client queued behind them.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import ipaddress
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -61,7 +72,7 @@ T = TypeVar("T")
 DEFAULT_PORT = 6520
 #: ports the adb server scans for emulators
 EMULATOR_PORTS = range(5555, 5586)
-#: connections served at once; more are closed at once
+#: connections served at once; a newcomer past it closes the least useful one (see above)
 MAX_CONNECTIONS = 64
 #: streams one connection may hold open
 MAX_STREAMS = 64
@@ -69,7 +80,9 @@ MAX_STREAMS = 64
 #: OKAY after each WRTE, so a well-behaved one never has more than one)
 MAX_QUEUED = 16
 #: seconds a connection may stay silent before its CNXN
-HANDSHAKE_TIMEOUT = 30.0
+HANDSHAKE_TIMEOUT = 10.0
+#: seconds a connection with no stream open may stay silent after its CNXN
+IDLE_TIMEOUT = 300.0
 #: the smallest packet size a host may ask for
 MIN_MAXDATA = 4096
 PROMPT = "phoneworld:{cwd} $ "
@@ -150,9 +163,15 @@ class VirtualPhone:
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._connections: set[asyncio.Task[None]] = set()
         self._conns: set[_Connection] = set()
+        self._reaper: asyncio.Task[None] | None = None
         self._closing = False
-        #: counters for the curious: connections accepted, closed for bad packets
-        self.stats = {"connections": 0, "protocol_errors": 0, "streams": 0}
+        #: seconds a connection may stay silent before its CNXN, then with no stream open
+        self.handshake_timeout = HANDSHAKE_TIMEOUT
+        self.idle_timeout = IDLE_TIMEOUT
+        #: counters for the curious: connections accepted, closed for bad packets, closed
+        #: for silence, closed to let a newcomer in; streams opened
+        self.stats = {"connections": 0, "protocol_errors": 0, "timeouts": 0, "evicted": 0,
+                      "streams": 0}
         if int(port) in EMULATOR_PORTS:
             log.info("port %d is in 5555-5585: the adb server will also list it as an "
                         "emulator", port)
@@ -207,6 +226,7 @@ class VirtualPhone:
                 return
             serial = f"phoneworld-{self._port}"
             self.props["ro.serialno"] = self.props["ro.boot.serialno"] = serial
+            self._reaper = loop.create_task(self._reap())
             ready.set()
             try:
                 loop.run_forever()
@@ -313,12 +333,36 @@ class VirtualPhone:
         return await loop.run_in_executor(self._executor, locked)
 
     # -- connections -------------------------------------------------------------------
+    async def _reap(self) -> None:
+        """Close connections silent for too long (see the module docstring), every so often."""
+        while True:
+            period = min(1.0, self.handshake_timeout / 4, self.idle_timeout / 4)
+            await asyncio.sleep(max(0.02, period))
+            now = time.monotonic()
+            for conn in list(self._conns):
+                if conn.closing or conn.streams:
+                    continue
+                limit = self.idle_timeout if conn.online else self.handshake_timeout
+                if now - conn.heard > limit:
+                    self.stats["timeouts"] += 1
+                    conn.close()
+
+    def _make_room(self) -> None:
+        """At :data:`MAX_CONNECTIONS`, close the open connection least worth keeping."""
+        live = [c for c in self._conns if not c.closing]
+        if len(live) >= MAX_CONNECTIONS:
+            victim = min(live, key=_Connection.worth)
+            self.stats["evicted"] += 1
+            log.debug("%d connections open: closing the least useful", len(live))
+            victim.close()
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        if self._closing or len(self._connections) >= MAX_CONNECTIONS:
+        if self._closing:
             writer.close()
             return
+        self._make_room()
         self._connections.add(task)
         self.stats["connections"] += 1
         sock = writer.get_extra_info("socket")
@@ -332,7 +376,10 @@ class VirtualPhone:
         except ProtocolError as e:
             self.stats["protocol_errors"] += 1
             log.debug("closing a connection: %s", e)
-        except (asyncio.IncompleteReadError, ConnectionError, TimeoutError, OSError) as e:
+        except TimeoutError:
+            self.stats["timeouts"] += 1
+            log.debug("closing a connection silent before its CNXN")
+        except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
             log.debug("connection ended: %r", e)
         except asyncio.CancelledError:
             pass
@@ -402,6 +449,26 @@ class _Connection:
         self.max_data = MAX_PAYLOAD
         self.online = False
         self._send_lock = asyncio.Lock()
+        #: when the host last sent a whole packet (or connected), on the monotonic clock
+        self.heard = time.monotonic()
+        #: streams this connection has opened (a client that did work is worth keeping)
+        self.opened = 0
+        #: closed by the server (silent too long, or to make room)
+        self.closing = False
+
+    def worth(self) -> tuple[int, int, bool, float]:
+        """How much the connection is worth keeping when room is needed (least first): one
+        without CNXN, then one that never opened a stream, then the one that opened fewest
+        (a client at work opens one per command; a stream left open proves nothing), with
+        no stream open before one with, the one silent longest first."""
+        rank = 0 if not self.online else 1 if not self.opened else 2
+        return rank, min(self.opened, 16), bool(self.streams), self.heard
+
+    def close(self) -> None:
+        """Close the connection from the server's side (its reader then ends)."""
+        self.closing = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
 
     async def send(self, packet: Packet) -> None:
         """Write one packet."""
@@ -412,11 +479,12 @@ class _Connection:
     async def run(self) -> None:
         """Read packets until the peer goes or sends something malformed."""
         while True:
-            timeout = None if self.online else HANDSHAKE_TIMEOUT
+            timeout = None if self.online else self.phone.handshake_timeout
             header = await asyncio.wait_for(self.reader.readexactly(HEADER_SIZE), timeout)
             command, arg0, arg1, length = parse_header(header, MAX_PAYLOAD)
             payload = await asyncio.wait_for(self.reader.readexactly(length), timeout) \
                 if length else b""
+            self.heard = time.monotonic()
             await self.dispatch(Packet(command, arg0, arg1, payload))
 
     def shutdown(self) -> None:
@@ -453,10 +521,14 @@ class _Connection:
                 raise ProtocolError("the host wrote without waiting for OKAY")
             stream.inbox.put_nowait(p.data)
         elif p.command == A_CLSE:
+            # the host closed the stream: stop its service and answer CLSE, as adbd does
+            # (clients such as adb-shell wait for it); a stream we closed first is gone
+            # already, and a host's CLSE in answer to ours needs no reply
             stream.closed = True
             stream.acked.set()
             stream.inbox.put_nowait(None)
             self.streams.pop(stream.local, None)
+            await self.send(Packet(A_CLSE, stream.local, stream.remote))
 
     async def open(self, remote: int, service: str) -> None:
         """OPEN: start a service, or refuse it with CLSE(0, remote)."""
@@ -468,6 +540,7 @@ class _Connection:
         self.next_id = self.next_id % 0x7FFFFFFF + 1
         stream = _Stream(self, local, remote, service)
         self.streams[local] = stream
+        self.opened += 1
         self.phone.stats["streams"] += 1
         await self.send(Packet(A_OKAY, local, remote))
         stream.task = asyncio.create_task(self._serve(stream, runner))

@@ -134,6 +134,16 @@ class SyncSession:
         path, comma, _mode = spec.rpartition(",")
         if not comma:
             path = spec
+
+        def room() -> int:
+            try:
+                return self.storage.room(self._resolve(path))
+            except StorageError:
+                return MAX_FILE  # a bad path: storing it fails below, with its own message
+
+        # what the file may hold is known before any byte arrives: a push past it fails at
+        # the chunk that crosses it, so the server never holds more than that
+        limit = await self._call(room)
         data = bytearray()
         while True:
             ident, length = SYNC_ID.unpack(await self._need(8))
@@ -145,6 +155,8 @@ class SyncSession:
                 await self._fail(f"DATA chunk too large ({length} > {SYNC_MAX_DATA})")
             if len(data) + length > MAX_FILE:
                 await self._fail(f"file too large (over {MAX_FILE} bytes)")
+            if len(data) + length > limit:
+                await self._fail(f"write failed: No space left on device ({limit} bytes free)")
             data += await self._need(length)
 
         def store() -> str | None:

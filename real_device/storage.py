@@ -25,6 +25,10 @@ from typing import Any
 MAX_FILE = 16 << 20
 #: the most bytes the in-memory scratch space holds in all
 MAX_SCRATCH = 64 << 20
+#: the most bytes the shared storage holds in all (the phone's files, kept in its world as
+#: base64 and copied with it, cost about twice that in memory): past it, a write fails with
+#: "No space left on device", as on a full phone
+SDCARD_QUOTA = 64 << 20
 SDCARD = "/sdcard"
 SCRATCH = "/data/local/tmp"
 _ALIASES = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard")
@@ -162,6 +166,18 @@ class Storage:
                     entries[name] = (True, 4096)
         return [(n, is_dir, size) for n, (is_dir, size) in sorted(entries.items())]
 
+    def room(self, path: str) -> int:
+        """The most bytes a write may put at ``path`` (resolved): the file size limit, or less
+        where the space ``path`` is on is nearly full (the file it replaces counts as free)."""
+        if path.startswith(SDCARD + "/"):
+            files = self._sdcard_files()
+            used = sum(int(r.get("size", 0)) for p, r in files.items() if p != path)
+            return max(0, min(MAX_FILE, SDCARD_QUOTA - used))
+        if path.startswith(SCRATCH + "/"):
+            used = sum(len(d) for p, d in self.scratch.items() if p != path)
+            return max(0, min(MAX_FILE, MAX_SCRATCH - used))
+        return MAX_FILE
+
     # -- changes ------------------------------------------------------------------------
     def _check_writable(self, path: str) -> None:
         if path == "/dev/null":
@@ -184,15 +200,14 @@ class Storage:
             data = self.read(path) + data
         if len(data) > MAX_FILE:
             raise StorageError(f"{path}: File too large (over {MAX_FILE} bytes)")
+        if len(data) > self.room(path):
+            raise StorageError(f"{path}: No space left on device")
         if path.startswith(SDCARD + "/"):
             try:
                 self.device.push_file(path, bytes(data))
             except ValueError as e:
                 raise StorageError(f"{path}: {e}") from None
             return
-        used = sum(len(d) for p, d in self.scratch.items() if p != path)
-        if used + len(data) > MAX_SCRATCH:
-            raise StorageError(f"{path}: No space left on device")
         self.scratch[path] = bytes(data)
 
     def remove(self, path: str) -> None:
