@@ -96,6 +96,8 @@ class PhoneWorldEnvironment(Environment[PhoneAction, PhoneObservation, PhoneStat
         if kwargs:
             raise ValueError(f"unknown reset options {sorted(kwargs)}; known: seed, "
                              "episode_id, env_id, task, params, obs_mode, screenshot_size")
+        if task is not None and (not isinstance(task, str) or task not in all_tasks()):
+            raise ValueError(f"unknown task {task!r}; `phoneworld list` shows the task ids")
         want = (check_env_id(env_id if env_id is not None else self.config.env_id),
                 obs_mode if obs_mode is not None else self.config.obs_mode,
                 _size(screenshot_size) if screenshot_size is not None
@@ -110,13 +112,13 @@ class PhoneWorldEnvironment(Environment[PhoneAction, PhoneObservation, PhoneStat
                                  **self.config.env_kwargs)
             self._made = want  # type: ignore[assignment]
         options: dict[str, Any] = {}
-        if task is not None and (not isinstance(task, str) or task not in all_tasks()):
-            raise ValueError(f"unknown task {task!r}; `phoneworld list` shows the task ids")
         if task is not None:
             options["task"] = task
         if params is not None:
             options["params"] = params
-        self._state = PhoneState(done=True)  # until this reset succeeds: no episode to step
+        # until this reset succeeds there is no episode to step (a bad option before here
+        # leaves the running episode as it was)
+        self._state = PhoneState(done=True)
         try:
             obs, info = self._env.reset(seed=seed, options=options or None)
         except BaseException:
