@@ -6,18 +6,39 @@ virtual adb phone holds up against clients that misbehave.
   the tree and a 540 x 1200 screenshot) that saves a contact whose first name was typed as ten
   ``input_text`` actions of 1,000 characters each (a field holds 5,000: Android's cap for a
   single-line ``EditText``), then the step back to the list that shows it.
+- **adb**: the virtual adb phone with 70 connections held open in silence (half sent CNXN):
+  whether a new client still connects and runs ``echo ok``, and how many silent ones were
+  closed to let it in; then (with Debian's ``adb``) six pushes of 15 MiB to ``/sdcard``: which
+  succeed under the 64 MiB quota, what the refused ones print, and the server's resident
+  memory before and after.
 
-    python examples/hardening_bench.py [text]
+    python examples/hardening_bench.py [text] [adb]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 
 from phoneworld_gym import Action
 from phoneworld_gym.phone import PhoneWorldDevice
+from phoneworld_gym.real_device.adb_protocol import (
+    A_CLSE,
+    A_CNXN,
+    A_OKAY,
+    A_OPEN,
+    A_VERSION,
+    A_WRTE,
+    Packet,
+    PacketReader,
+)
+from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
 from phoneworld_gym.ui.view import _wrap, dp, text_width, wrap
 
 
@@ -64,13 +85,89 @@ def text_figures() -> None:
     print(f"the step that saves that contact: {save:.3f} s CPU; back to the list: {back:.3f} s")
 
 
+def rss_mib() -> int:
+    """This process's resident memory in MiB (the server runs in it)."""
+    with open("/proc/self/status") as f:
+        return next(int(ln.split()[1]) // 1024 for ln in f if ln.startswith("VmRSS"))
+
+
+def raw_shell(port: int, command: str) -> bytes:
+    """Connect as an adb host would, run one ``shell:`` command, return its output."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        reader = PacketReader()
+        s.sendall(Packet(A_CNXN, A_VERSION, 1 << 18, b"host::\0").encode())
+        s.sendall(Packet(A_OPEN, 1, 0, f"shell:{command}\0".encode()).encode())
+        out = b""
+        while True:
+            data = s.recv(65536)
+            if not data:
+                raise ConnectionError("the phone closed the connection")
+            for p in reader.feed(data):
+                if p.command == A_WRTE:
+                    out += p.data
+                    s.sendall(Packet(A_OKAY, 1, p.arg0).encode())
+                elif p.command == A_CLSE:
+                    return out
+
+
+def adb_figures() -> None:
+    """Silent connections against a newcomer; pushes against the storage quota."""
+    with VirtualPhone(port=free_port()) as phone:
+        silent = []
+        for k in range(70):
+            s = socket.create_connection(("127.0.0.1", phone.port), timeout=10)
+            if k % 2:
+                s.sendall(Packet(A_CNXN, A_VERSION, 4096, b"host::\0").encode())
+            silent.append(s)
+        try:
+            ok = raw_shell(phone.port, "echo ok") == b"ok\n"
+        except OSError as e:
+            ok = False
+            print(f"a new client behind 70 silent connections: {e}")
+        print(f"a new client behind 70 silent connections runs `echo ok`: {ok} "
+              f"({phone.stats['evicted']} silent ones closed to let clients in)")
+        for s in silent:
+            s.close()
+        if shutil.which("adb") is None:
+            print("(no adb client: the push figures need Debian's adb)")
+            return
+        home = tempfile.mkdtemp()
+        env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(free_port()), "HOME": home,
+               "ANDROID_USER_HOME": os.path.join(home, ".android")}
+
+        def adb(*args: str) -> tuple[int, str]:
+            proc = subprocess.run(["adb", *args], capture_output=True, env=env, timeout=300,
+                                  text=True)
+            return proc.returncode, "".join((proc.stdout + proc.stderr).strip().splitlines()[:1])
+
+        try:
+            adb("start-server")
+            adb("connect", phone.serial)
+            blob = os.path.join(home, "15mib.bin")
+            with open(blob, "wb") as f:
+                f.write(os.urandom(15 << 20))
+            before = rss_mib()
+            for k in range(6):
+                code, line = adb("-s", phone.serial, "push", blob, f"/sdcard/f{k}.bin")
+                print(f"push {k + 1} of 15 MiB: {'ok' if code == 0 else line}")
+            print(f"server memory: {before} MiB before the pushes, {rss_mib()} MiB after")
+        finally:
+            adb("kill-server")
+            shutil.rmtree(home, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sections", nargs="*", default=["text"], choices=["text"],
+    ap.add_argument("sections", nargs="*", metavar="{text,adb}",
                     help="which figures to print (all by default)")
-    args = ap.parse_args()
-    if "text" in args.sections:
+    sections = ap.parse_args().sections or ["text", "adb"]
+    if set(sections) - {"text", "adb"}:
+        ap.error(f"unknown sections {sorted(set(sections) - {'text', 'adb'})}; "
+                 "known: text, adb")
+    if "text" in sections:
         text_figures()
+    if "adb" in sections:
+        adb_figures()
 
 
 if __name__ == "__main__":
