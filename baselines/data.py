@@ -370,7 +370,19 @@ def read_manifest(root: Path, on_problem: Any = None
     dropped = False
     if not path.exists():
         return entries, False
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+    for n, raw in enumerate(path.read_bytes().splitlines(), 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            # the manifest is ASCII JSON, so an interrupted append (a torn line) is still
+            # text: bytes that are not are damage, and guessing which episode they held could
+            # delete a committed shard. Nothing is changed; the person decides.
+            raise ValueError(
+                f"{path} line {n} is not text (byte 0x{raw[e.start]:02x} at column "
+                f"{e.start + 1}): the manifest is damaged, not torn by an interrupted "
+                f"collection. Nothing was changed. Restore {path.name} from a copy, or delete "
+                f"line {n} to collect that episode again (its shard is then removed as "
+                f"unlisted on the next run)") from None
         if not line.strip():
             continue
         try:
@@ -452,7 +464,11 @@ def load(out_dir: str | os.PathLike[str], *, verify: bool = True) -> datasets.Da
     files = shard_files(root, verify=verify)
     if not files:
         raise ValueError(f"{str(root)!r} holds no finished episode yet")
-    info = json.loads((root / INFO).read_text())
+    try:
+        info = json.loads((root / INFO).read_text())
+    except ValueError as e:  # not UTF-8, or not JSON
+        raise ValueError(f"{root / INFO} is not valid JSON ({e}); restore it from a copy or "
+                         f"collect into a new folder") from None
     feats = features(bool(info.get("screenshots")))
     table = pa.concat_tables([pq.read_table(f, schema=feats.arrow_schema) for f in files])
     return datasets.Dataset(table, info=datasets.DatasetInfo(features=feats))
