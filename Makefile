@@ -17,6 +17,8 @@ TORCH ?= torch==2.13.0
 $(STAMP): setup.cfg setup.py pyproject.toml | $(PY)
 	$(if $(TORCH),$(PY) -m pip install --quiet "$(TORCH)")
 	$(PY) -m pip install --quiet -e ".[dev,baselines]"
+	# OpenEnv's server and client without gradio (which would hold Pillow below 13)
+	$(PY) -m pip install --quiet --no-deps "openenv-core>=0.3"
 	touch $(STAMP)
 
 install: $(STAMP)
