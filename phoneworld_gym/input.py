@@ -114,7 +114,7 @@ class InputDispatcher:
         if f is None:
             return "no text field has focus; tap one first or give its index"
         assert a.text is not None
-        f.insert(a.text, replace=a.clear_text)
+        f.insert(a.text, replace=bool(a.clear_text))
         # the submit handler comes from a frame built after typing: its closure (a draft
         # read when the screen was built) holds the text just typed
         self._device.touched()

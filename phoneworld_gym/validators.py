@@ -58,8 +58,8 @@ def describe(want: Expected) -> str:
     if callable(want):
         name = getattr(want, "__qualname__", None)
         if not isinstance(name, str):
-            name = getattr(type(want), "__qualname__", "function")
-        return name.replace("<locals>.", "")
+            name = type(want).__qualname__
+        return str(name).replace("<locals>.", "")
     if isinstance(want, dict):
         return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in want.items()) + "}"
     if isinstance(want, list):
