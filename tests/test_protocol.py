@@ -207,6 +207,15 @@ def test_list_plays_on_the_virtual_phone_and_is_judged(tmp_path: Path) -> None:
     assert all(u[0]["type"] == "image_url" for u in users)
     assert any("What counts as success: Amara Okafor is among the favourites" in u[1]["text"]
                for u in users)
+    # the judging page shows each listed episode's success statement beside its goal
+    from fastapi.testclient import TestClient
+
+    from phoneworld_gym.web import make_judge_app
+
+    with TestClient(make_judge_app(out, judge="ana")) as client:
+        star = next(e for e in doc["episodes_list"] if e["task"] == "contacts-star")
+        page = client.get(f"/api/episodes/{star['episode_id']}").json()
+        assert page["success_statement"].startswith("Amara Okafor is among the favourites")
     md = (out / "report.md").read_text()
     assert "unverified: judge these episodes" in md and "Scripted judges" in md
     assert "| category | model | scripted |" in md

@@ -102,9 +102,10 @@ class EpisodeFolder:
                           "action_error": cols["action_error"][i],
                           "reward": cols["reward"][i], "done": cols["done"][i],
                           "success": cols["success"][i], "target": target})
+        params = cols["params"][0] if steps else ""
         return {**self._describe(entry), "goal": cols["goal"][0] if steps else "",
-                "params": cols["params"][0] if steps else "", "steps": steps,
-                "screenshots": self.screenshots}
+                "params": params, "success_statement": success_statement(params),
+                "steps": steps, "screenshots": self.screenshots}
 
     def step_field(self, episode_id: str, step: int, field: str) -> Any:
         """One column of one step (``tree``, ``elements``, ``screenshot``); ``KeyError`` for a
@@ -116,3 +117,14 @@ class EpisodeFolder:
         if field not in t.column_names:
             raise KeyError(f"this folder's episodes have no {field!r}")
         return t.column(field)[step].as_py()
+
+
+def success_statement(params: str) -> str:
+    """What counts as success, for judges, when the episode's task states it (a real-phone
+    task list's ``success``; ``baselines.protocol``), else ""."""
+    try:
+        data = json.loads(params) if params else {}
+    except ValueError:
+        return ""
+    value = data.get("success") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""

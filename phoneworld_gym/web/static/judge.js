@@ -85,6 +85,8 @@ function arrow(x, y, dir, len) {
 function renderStep() {
   const ep = jg.episode, s = ep.steps[jg.step], a = s.action;
   $("goal").textContent = ep.goal;
+  $("success-statement").textContent = ep.success_statement ?
+    `What counts as success: ${ep.success_statement}` : "";
   $("episode-meta").textContent = `${ep.task} · seed ${ep.seed} · ${ep.category} · ` +
     `${ep.agent} (${ep.source}) · ${ep.env_id}`;
   $("step-label").textContent = `step ${jg.step + 1} of ${ep.steps.length}`;
