@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from phoneworld_gym.contract import Action, swipe_finger
 from phoneworld_gym.system import chrome, realism
-from phoneworld_gym.ui.view import TextField, find_scrollable, hit_test
+from phoneworld_gym.ui.view import Refused, TextField, find_scrollable, hit_test
 from phoneworld_gym.world import World
 
 if TYPE_CHECKING:
@@ -219,7 +219,10 @@ class InputDispatcher:
             self.focus(hit.key)
             return ""
         if hit.on_click is not None:
-            hit.on_click()
+            try:
+                hit.on_click()
+            except Refused as e:  # nothing changed: the handler says why
+                return str(e)
         return ""
 
     def long_press(self, x: int, y: int) -> str:
@@ -227,7 +230,10 @@ class InputDispatcher:
         root = self._device.screen.root
         hit = hit_test(root, x, y, long=True)
         if hit is not None and hit.on_long_click is not None:
-            hit.on_long_click()
+            try:
+                hit.on_long_click()
+            except Refused as e:
+                return str(e)
             return ""
         field = hit_test(root, x, y)
         if isinstance(field, TextField):

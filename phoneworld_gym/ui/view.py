@@ -24,6 +24,12 @@ Handler = Callable[[], None]
 SP = 2.625  # px per sp/dp
 
 
+class Refused(Exception):
+    """Raised by a click or long-click handler that cannot carry out the gesture (a rebuilt
+    app's transition that was never observed): the input dispatcher answers the action with
+    this message as its ``action_error``. The handler must raise before changing anything."""
+
+
 def dp(v: float) -> int:
     """Density-independent pixels -> device pixels."""
     return int(round(v * SP))
