@@ -61,6 +61,8 @@ class Budget:
     steps: int = 300
     #: wall-clock seconds for this run
     seconds: float = 300.0
+    #: stop once the recording holds this many transitions (all runs together); None: no limit
+    transitions: int | None = None
 
 
 def screen_actions(xml: str) -> list[dict[str, Any]]:
@@ -140,6 +142,7 @@ class Explorer:
         xml = self.device.a11y_xml()
         pkg = self.state["package"]
         if pkg is None or package(xml) != pkg:
+            self.current = OUTSIDE
             return OUTSIDE, xml
         sig = signature(xml)
         self.current = sig
@@ -171,8 +174,10 @@ class Explorer:
         if self.current == sig:
             return True
         if self.current not in (None, OUTSIDE):
-            self._transition(str(self.current), {"kind": "back", "key": -1})
-            if self.current == sig:
+            # Back to get there, not recorded: what is recorded stays the breadth-first order
+            # whatever the device showed, so a resumed run records what one run would have
+            self._act(Action("navigate_back"))
+            if self._observe()[0] == sig:
                 return True
         now = self._launch()
         for a in self.state["screens"][sig]["path"]:
@@ -225,6 +230,8 @@ class Explorer:
             self.save()
         while st["queue"]:
             if self.steps >= budget.steps or time.monotonic() - start >= budget.seconds:
+                break
+            if budget.transitions is not None and len(st["transitions"]) >= budget.transitions:
                 break
             sig = st["queue"][0]
             tried = set(st["tried"].get(sig, []))

@@ -46,6 +46,11 @@ class GeneratedTask(Task):
     path: ClassVar[tuple[dict[str, Any], ...]]  #: recorded actions from the first screen
     max_steps = 0
 
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "app_name" in cls.__dict__:  # typing on the way (a search) is no damage
+            cls.may_change = (f"{cls.app_name}/entered",)
+
     def __reduce__(self) -> Any:
         return (_restore, (self.id, self.__dict__))  # classes made at run time: by id
 
@@ -138,7 +143,7 @@ def generated_tasks(app: Any, max_reach: int = 6, max_fill: int = 3) -> list[typ
     targets = sorted((s for s in paths if paths[s] and not _back_only(paths[s])),
                      key=lambda s: (-len(paths[s]), int(s[1:])))[:max_reach]
     for sid in sorted(targets, key=lambda s: int(s[1:])):
-        path = tuple(rec.actions[(src, a)] for src, a in _steps(rec, paths[sid]))
+        path = tuple(rec.actions[(src, a)] for src, a in steps_of(rec, paths[sid]))
         title = _title(rec, sid)
         out.append(type(f"{stem}Reach{sid}", (GeneratedTask,), {
             **base, "id": f"{stem}Reach{sid}", "target": sid, "path": path,
@@ -159,14 +164,14 @@ def generated_tasks(app: Any, max_reach: int = 6, max_fill: int = 3) -> list[typ
                           and d in paths), None)
             if leave is None:
                 continue
-            path = tuple(rec.actions[(src, a)] for src, a in _steps(rec, paths[sid]))
+            path = tuple(rec.actions[(src, a)] for src, a in steps_of(rec, paths[sid]))
             what = n.attrs.get("hint") or n.attrs.get("resource-id", "").split("/")[-1] \
                 or f"field {k}"
             out.append(type(f"{stem}Fill{sid}K{k}", (GeneratedFillTask,), {
                 **base, "id": f"{stem}Fill{sid}K{k}", "target": leave[1], "path": path,
                 "form": sid, "field_key": k, "field_point": n.centre,
                 "leave": rec.actions[(sid, leave[0])], "optimal_steps": len(path) + 5,
-                "difficulty": "medium", "may_change": (),
+                "difficulty": "medium",
                 "template": f'In {app.label}, type "{{value}}" into the "{_fmt(what)}" field '
                             f'of screen {sid}, then go on to screen {leave[1]}.'}))
             fills += 1
@@ -182,7 +187,7 @@ def _back_only(path: list[str]) -> bool:
     return all(a == "back" for a in path)
 
 
-def _steps(rec: Any, path: list[str]) -> list[tuple[str, str]]:
+def steps_of(rec: Any, path: list[str]) -> list[tuple[str, str]]:
     """(screen, action) along a path of action ids from the root."""
     out, sid = [], rec.root
     for a in path:
