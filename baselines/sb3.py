@@ -1,4 +1,5 @@
-"""PhoneWorld for classic RL libraries (Stable-Baselines3, sb3-contrib, CleanRL-style code).
+"""PhoneWorld for classic RL libraries (Stable-Baselines3, sb3-contrib, torchrl, tianshou,
+CleanRL-style code).
 
 :class:`ElementActions` turns any PhoneWorld env (or any env with the contract's ``a11y`` and
 ``goal`` observations) into what every SB3 algorithm accepts: a ``Discrete`` action space over
@@ -36,6 +37,12 @@ tap to the clickable row); type when the element is editable and value ``v`` exi
 the element has text; scroll when something on screen scrolls; back, home, complete, infeasible
 and open-app always.
 
+**The mask in the observation** (``mask_key``): libraries that read the mask from the
+observation rather than calling ``action_masks()`` get it there, declared in the observation
+space as ``Box(0, 1, (n,), bool)``: ``mask_key="action_mask"`` for torchrl (its ``ActionMask``
+transform and ``MaskedCategorical`` read that key), ``mask_key="mask"`` for tianshou (its
+policies read ``batch.obs.mask``). ``action_masks()`` works either way (docs/thirdparty_rl.md).
+
 **A masked-out action** is a recorded no-op (the default, ``invalid="noop"``): the step is spent
 (the inner env gets ``wait``, so the step budget still ends a looping agent), and
 ``info["invalid_action"]`` says why, so algorithms without masks (PPO, A2C, DQN) train on it
@@ -53,6 +60,8 @@ space (or not an int) is always a ``ValueError``.
 - ``screenshot`` (with ``screenshot="rgb"`` or ``"gray"``): ``uint8 (H, W, 3 or 1)``, the
   screen scaled to ``screenshot_size``; make the env with that ``screenshot_size`` so the
   phone draws it small and nothing is scaled here.
+- ``<mask_key>`` (with ``mask_key`` set): ``bool (n,)``, the same array ``action_masks()``
+  returns.
 
 Tokens are hashed with CRC32 (stable across processes, unlike ``hash``).
 """
@@ -193,19 +202,23 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
             CNN needs).
         text_dim, id_dim, goal_dim: hash buckets for element text, resource ids and the goal.
         invalid: ``"noop"`` (a masked-out action spends a step doing nothing) or ``"raise"``.
+        mask_key: None (the default: the mask only through ``action_masks()``), or the
+            observation key that also carries it: ``"action_mask"`` (torchrl), ``"mask"``
+            (tianshou).
     """
 
     def __init__(self, env: gym.Env[Any, Any], max_elements: int = 48, max_values: int = 2,
                  apps: Sequence[str] | None = None, screenshot: str | None = None,
                  screenshot_size: tuple[int, int] = (54, 120), text_dim: int = 64,
-                 id_dim: int = 32, goal_dim: int = 64, invalid: str = "noop"):
+                 id_dim: int = 32, goal_dim: int = 64, invalid: str = "noop",
+                 mask_key: str | None = None):
         gym.utils.RecordConstructorArgs.__init__(
             self, max_elements=max_elements, max_values=max_values, apps=apps,
             screenshot=screenshot, screenshot_size=screenshot_size, text_dim=text_dim,
-            id_dim=id_dim, goal_dim=goal_dim, invalid=invalid)
+            id_dim=id_dim, goal_dim=goal_dim, invalid=invalid, mask_key=mask_key)
         gym.Wrapper.__init__(self, env)
         self._check_args(env, max_elements, max_values, screenshot, screenshot_size,
-                         (text_dim, id_dim, goal_dim), invalid)
+                         (text_dim, id_dim, goal_dim), invalid, mask_key)
         self.max_elements = max_elements
         self.max_values = max_values
         self.apps = tuple(apps) if apps is not None else _task_apps(env)
@@ -213,6 +226,7 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
         self.screenshot_size = (int(screenshot_size[0]), int(screenshot_size[1]))
         self.text_dim, self.id_dim, self.goal_dim = text_dim, id_dim, goal_dim
         self.invalid = invalid
+        self.mask_key = mask_key
         m = max_elements
         self._type0 = m
         self._answer0 = m + max_values * m
@@ -230,6 +244,8 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
             w, h = self.screenshot_size
             fields["screenshot"] = gym.spaces.Box(0, 255, (h, w, 3 if screenshot == "rgb" else 1),
                                                   np.uint8)
+        if mask_key is not None:
+            fields[mask_key] = gym.spaces.Box(0, 1, (self.n_actions,), np.bool_)
         self.observation_space = gym.spaces.Dict(fields)
         self._elements: list[UIElement] = []
         self._mask = np.zeros(self.n_actions, dtype=np.bool_)
@@ -239,7 +255,7 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
     @staticmethod
     def _check_args(env: gym.Env[Any, Any], max_elements: int, max_values: int,
                     screenshot: str | None, size: tuple[int, int], dims: tuple[int, ...],
-                    invalid: str) -> None:
+                    invalid: str, mask_key: str | None) -> None:
         """``ValueError`` naming the first bad argument."""
         spaces = getattr(env.observation_space, "spaces", {})
         if "a11y" not in spaces or "goal" not in spaces:
@@ -260,6 +276,10 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
             raise ValueError(f"text_dim, id_dim and goal_dim must be positive ints, got {dims}")
         if invalid not in ("noop", "raise"):
             raise ValueError(f"invalid must be 'noop' or 'raise', got {invalid!r}")
+        if mask_key is not None and (not isinstance(mask_key, str) or not mask_key
+                                     or mask_key in ("elements", "goal", "screenshot")):
+            raise ValueError("mask_key must be None or a new observation key such as "
+                             f"'action_mask' (torchrl) or 'mask' (tianshou), got {mask_key!r}")
 
     # -- gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -435,6 +455,8 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
         out = {"elements": feats.reshape(-1), "goal": hash_bag(sorted(goal_tokens), self.goal_dim)}
         if self.screenshot is not None:
             out["screenshot"] = self._small_screenshot(np.asarray(obs["screenshot"]))
+        if self.mask_key is not None:
+            out[self.mask_key] = mask.copy()
         return out
 
     def _features(self, e: UIElement, tree: tuple[bool, bool, bool],
