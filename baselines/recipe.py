@@ -62,16 +62,29 @@ CONFIG_KEYS = {
     "demos": "seeds (per train task and world), ratios (world -> weight in the SFT mix)",
     "sft": "SFT settings (epochs, max_steps, batch_size, lr, max_length, ...)",
     "rl": "reward (verified|judged), judge, train_seeds, adaptive (draw task instances by "
-          "their recent success spread), real/mixed stage settings",
+          "their recent success spread), engine (grpo: the project's GRPO, the default; trl: "
+          "TRL's GRPOTrainer, each episode one transcript, baselines/trl_grpo.py), real/mixed "
+          "stage settings",
     "eval": "seeds, max_episode_steps, max_new_tokens, random (bool), step_check (int)",
 }
 TINY_KEYS = {"layers", "hidden", "vocab", "corpus_seeds", "init_std"}
 DEMO_KEYS = {"seeds", "ratios"}
-RL_KEYS = {"reward", "judge", "train_seeds", "adaptive", "real", "mixed", "compare_real_only"}
+RL_KEYS = {"reward", "judge", "train_seeds", "adaptive", "engine", "real", "mixed",
+           "compare_real_only"}
 STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
 EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random", "step_check"}
 REWARDS = ("verified", "judged")
 DECODINGS = ("free", "constrained", "whole")
+ENGINES = ("grpo", "trl")
+#: GRPOSettings a stage may not set under ``rl.engine: trl``, and why (TRL's integration has
+#: no counterpart); the others map (see :func:`trl_settings`)
+TRL_REFUSED = {
+    "minibatch": "TRL's integration makes each optimiser step on the whole generation batch",
+    "max_draws": "TRL plays the rows it is given: no dynamic sampling",
+    "balance_episodes": "an episode is one transcript in TRL's loss (token mean, 'dapo')",
+    "allowed_tokens_only": "TRL scores the action tokens against the whole vocabulary",
+    "max_grad_norm": "TRL's integration keeps GRPOConfig's max_grad_norm (1.0)",
+}
 
 
 # -- config ---------------------------------------------------------------------------------
@@ -115,6 +128,8 @@ class RecipeConfig:
     rl_seeds: list[int]
     #: draw RL task instances by their recent success spread p(1-p) (TaskSampler's adaptive)
     rl_adaptive: bool
+    #: the RL stages' trainer: "grpo" (baselines/grpo.py) or "trl" (baselines/trl_grpo.py)
+    rl_engine: str
     stages: dict[str, tuple[dict[str, float], GRPOSettings]]
     compare_real_only: bool
     eval_seeds: list[int]
@@ -186,9 +201,15 @@ class RecipeConfig:
         adaptive = rl.get("adaptive", False)
         if not isinstance(adaptive, bool):
             raise ValueError(f"config rl.adaptive must be true or false, got {adaptive!r}")
+        engine = rl.get("engine", "grpo")
+        if engine not in ENGINES:
+            raise ValueError(f"config rl.engine must be one of {ENGINES} (the project's GRPO "
+                             f"or TRL's GRPOTrainer), got {engine!r}")
         stages = {}
         for stage in ("real", "mixed"):
             spec = dict(rl.get(stage) or {})
+            if engine == "trl":
+                check_trl_stage(stage, spec)
             _check_keys(f"rl.{stage}", spec, STAGE_KEYS | {
                 f.name for f in dataclasses.fields(GRPOSettings)})
             weights = dict(spec.pop("weights", None) or {})
@@ -202,6 +223,9 @@ class RecipeConfig:
                 stages[stage] = (weights, GRPOSettings.from_dict(spec))
             except ValueError as e:
                 raise ValueError(f"config rl.{stage}: {e}") from None
+        if engine == "trl":
+            check_trl_engine(decoding=decoding, reward=reward, adaptive=adaptive,
+                             device=device)
         ev = dict(raw.get("eval") or {})
         _check_keys("eval", ev, EVAL_KEYS)
         step_check = ev.get("step_check", 0)
@@ -215,12 +239,50 @@ class RecipeConfig:
             demo_seeds=seeds_of(demos.get("seeds", "0:4"), "demos.seeds"), demo_ratios=ratios,
             sft=sft, reward=reward, judge=judge,
             rl_seeds=seeds_of(rl.get("train_seeds", "1000:2000"), "rl.train_seeds"),
-            rl_adaptive=adaptive,
+            rl_adaptive=adaptive, rl_engine=engine,
             stages=stages, compare_real_only=bool(rl.get("compare_real_only", False)),
             eval_seeds=seeds_of(ev.get("seeds", "5000:5003"), "eval.seeds"),
             eval_max_steps=ev.get("max_episode_steps"),
             eval_max_new_tokens=int(ev.get("max_new_tokens", 48)),
             eval_random=bool(ev.get("random", True)), step_check=step_check, raw=dict(raw))
+
+
+def check_trl_stage(stage: str, spec: Mapping[str, Any]) -> None:
+    """Under ``rl.engine: trl``: refuse a stage setting TRL's integration cannot honour."""
+    refused = sorted(set(spec) & set(TRL_REFUSED))
+    if refused:
+        key = refused[0]
+        raise ValueError(f"config rl.{stage}.{key} ({spec[key]!r}) cannot be honoured with "
+                         f"rl.engine 'trl': {TRL_REFUSED[key]}; remove it, or use rl.engine "
+                         f"'grpo'")
+    kl = spec.get("kl_coef", 0)
+    if isinstance(kl, (int, float)) and kl > 0:
+        raise ValueError(f"config rl.{stage}.kl_coef ({kl!r}) cannot be honoured with "
+                         f"rl.engine 'trl': TRL's reference would be the stage's starting "
+                         f"model, not the SFT checkpoint the recipe's KL is to; set it to 0, "
+                         f"or use rl.engine 'grpo'")
+
+
+def check_trl_engine(*, decoding: str, reward: str, adaptive: bool, device: str) -> None:
+    """Under ``rl.engine: trl``: refuse the run settings TRL's integration does not support."""
+    if decoding != "constrained":
+        raise ValueError(f"config decoding {decoding!r} cannot be used with rl.engine 'trl': "
+                         f"its rollouts draw each action token by token through the screen's "
+                         f"candidate trie, so set decoding: constrained (or use rl.engine "
+                         f"'grpo')")
+    if reward != "verified":
+        raise ValueError(f"config rl.reward {reward!r} cannot be used with rl.engine 'trl': "
+                         f"its reward is the verifier's (set rl.reward: verified, or use "
+                         f"rl.engine 'grpo')")
+    if adaptive:
+        raise ValueError("config rl.adaptive cannot be used with rl.engine 'trl': its "
+                         "instances are drawn before training (TRL's dataset), so they cannot "
+                         "follow the success rates; set rl.adaptive: false, or use rl.engine "
+                         "'grpo'")
+    if device.split(":")[0] != "cpu":
+        raise ValueError(f"config device {device!r} cannot be used with rl.engine 'trl': "
+                         f"baselines/trl_grpo.py trains on CPU (GRPOConfig use_cpu); set "
+                         f"device: cpu, or use rl.engine 'grpo'")
 
 
 def _task_list(value: Any, what: str, allow_empty: bool = False) -> list[str]:
@@ -517,9 +579,12 @@ def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig
              weights: Mapping[str, float], settings: GRPOSettings,
              reward_fn: Callable[[Episode], float], seed: int, log: Callable[[str], None]
              ) -> list[dict[str, Any]]:
-    """One GRPO stage on the train tasks of the weighted worlds; returns its history."""
+    """One RL stage on the train tasks of the weighted worlds, by ``cfg.rl_engine``; returns
+    its history (one record per update, ``reward`` and ``success`` in each)."""
     sources = [dataclasses.replace(cfg.worlds[w], weight=float(wt), tasks=cfg.train_tasks)
                for w, wt in weights.items() if wt > 0]
+    if cfg.rl_engine == "trl":
+        return trl_stage(stage, model, tokenizer, cfg, sources, settings, seed, log)
     sampler = TaskSampler(sources, seed=seed, seeds=cfg.rl_seeds, split="train",
                           adaptive=cfg.rl_adaptive)
     counter = iter(range(10**9))
@@ -542,6 +607,55 @@ def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig
         sampler.close()
 
 
+def trl_settings(settings: GRPOSettings, seed: int) -> Any:
+    """A stage's GRPOSettings as TRL's (:class:`~phoneworld_gym.baselines.trl_grpo.
+    TRLGRPOSettings`): updates, instances and group size, lr, clip, temperature, the
+    episode cap map one to one; ``epochs`` become ``num_iterations`` (optimiser steps per
+    generation batch); ``max_new_tokens`` does not apply (actions come from the trie).
+    :data:`TRL_REFUSED` and a KL are refused when the config is read."""
+    from phoneworld_gym.baselines.trl_grpo import TRLGRPOSettings
+
+    return TRLGRPOSettings(
+        updates=settings.updates, tasks_per_update=settings.tasks_per_update,
+        group_size=settings.group_size, lr=settings.lr, beta=0.0, epsilon=settings.clip_eps,
+        num_iterations=settings.epochs, temperature=settings.temperature,
+        # None is the task's own budget: the env truncates there, far below this cap
+        max_episode_steps=settings.max_episode_steps or 10_000, seed=seed)
+
+
+def trl_stage(stage: str, model: Any, tokenizer: Any, cfg: RecipeConfig,
+              sources: Sequence[EnvSource], settings: GRPOSettings, seed: int,
+              log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """One RL stage through TRL's GRPOTrainer: the stage's instances drawn up front by the
+    weighted sampler (``updates x tasks_per_update``), each played in its world's env as a
+    transcript; per update the record of :func:`~phoneworld_gym.baselines.trl_grpo.
+    train_trl_grpo` with ``drawn``/``kept`` (groups with a reward spread) added."""
+    import tempfile
+
+    from phoneworld_gym.baselines.trl_grpo import train_trl_grpo
+
+    sampler = TaskSampler(list(sources), seed=seed, seeds=cfg.rl_seeds, split="train")
+
+    def show(r: dict[str, Any]) -> None:
+        log(f"{stage} update {r['update']} (trl): reward {r['reward']:.2f} success "
+            f"{r['success']:.2f} zero-spread groups {r['zero_std_groups']} {r['seconds']:.0f} s")
+
+    try:
+        drawn = sampler.draw_batch(settings.updates * settings.tasks_per_update)
+        instances = [(i.source, i.task, i.seed) for i in drawn]
+        envs = {w: sampler.env(w) for w in sorted({w for w, _, _ in instances})}
+        with tempfile.TemporaryDirectory(prefix=f"trl_{stage}_") as tmp:
+            history = train_trl_grpo(model, tokenizer, [], [], trl_settings(settings, seed),
+                                     tmp, log=show, instances=instances, envs=envs)
+    finally:
+        sampler.close()
+    for r in history:
+        r["engine"] = "trl"
+        r["drawn"] = settings.tasks_per_update
+        r["kept"] = round(settings.tasks_per_update * (1 - (r["zero_std_groups"] or 0.0)))
+    return history
+
+
 # -- resuming -------------------------------------------------------------------------------
 def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
     """For each stage, the config it depends on (its own part and every earlier stage's), as
@@ -555,6 +669,8 @@ def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
         common["decoding"] = raw["decoding"]
     if cfg.rl_adaptive:
         common["adaptive"] = True
+    if cfg.rl_engine != "grpo":  # (absent from the keys of runs before the option)
+        common["engine"] = cfg.rl_engine
     # an RL stage's part is its resolved settings, defaults included: a default that changes
     # (the update's rule, say) redoes the stage even where the config's text did not change
     resolved = {stage: {"weights": weights, **dataclasses.asdict(settings)}

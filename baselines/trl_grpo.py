@@ -68,7 +68,8 @@ class TRLGRPOSettings:
     """What one TRL GRPO run does.
 
     Attributes:
-        updates: optimiser steps (TRL's ``max_steps``); each plays one generation batch.
+        updates: generation batches played, each followed by ``num_iterations`` optimiser
+            steps on it (TRL's ``max_steps`` is ``updates * num_iterations``).
         tasks_per_update: task instances per update (dataset rows per batch).
         group_size: episodes per instance (TRL's ``num_generations``): the GRPO group.
         lr: learning rate (AdamW, constant).
@@ -116,10 +117,18 @@ def turn_text(goal: str, tree: Any, history: Sequence[Turn]) -> str:
     return messages_to_prompt([{"role": "user", "content": user_text(goal, tree, history)}])
 
 
-def instance_key(task: str, seed: int) -> str:
+def instance_key(task: str, seed: int, world: str | None = None) -> str:
     """A dataset row's ``prompt``: the task instance it names (``rollout_func`` resets the
-    env to it and builds the real first prompt)."""
-    return f"{task}#{int(seed)}"
+    env to it and builds the real first prompt); ``world/Task#seed`` when the rollout holds
+    one env per world (the recipe's weighted worlds)."""
+    return f"{world}/{task}#{int(seed)}" if world else f"{task}#{int(seed)}"
+
+
+def split_world(key: str) -> tuple[str | None, str]:
+    """``world/Task#seed`` -> ``(world, "Task#seed")``; a key without a world -> ``(None,
+    key)`` (task ids never hold a ``/``)."""
+    world, sep, rest = str(key).partition("/")
+    return (world, rest) if sep else (None, str(key))
 
 
 def parse_key(key: str) -> tuple[str, int]:
@@ -130,17 +139,25 @@ def parse_key(key: str) -> tuple[str, int]:
     return task, int(seed)
 
 
-def instance_dataset(tasks: Sequence[str], seeds: Sequence[int]) -> Any:
+def instance_dataset(tasks: Sequence[str], seeds: Sequence[int],
+                     instances: Sequence[tuple[str, str, int]] | None = None) -> Any:
     """The training dataset: one row per (task, seed), ``prompt`` its :func:`instance_key`
-    (TRL repeats each row ``num_generations`` times: a group plays one instance)."""
+    (TRL repeats each row ``num_generations`` times: a group plays one instance). With
+    ``instances`` ((world, task, seed) triples, e.g. drawn by the recipe's weighted
+    sampler), one row per triple instead, keyed ``world/Task#seed``."""
     import datasets
 
-    rows = [(t, int(s)) for t in tasks for s in seeds]
+    if instances is not None:
+        rows = [(str(w), str(t), int(s)) for w, t, s in instances]
+    else:
+        rows = [("", t, int(s)) for t in tasks for s in seeds]
     if not rows:
         raise ValueError("instance_dataset needs at least one task and one seed")
-    return datasets.Dataset.from_dict({"prompt": [instance_key(t, s) for t, s in rows],
-                                       "task": [t for t, _ in rows],
-                                       "seed": [s for _, s in rows]})
+    data = {"prompt": [instance_key(t, s, w or None) for w, t, s in rows],
+            "task": [t for _, t, _ in rows], "seed": [s for _, _, s in rows]}
+    if instances is not None:
+        data["world"] = [w for w, _, _ in rows]
+    return datasets.Dataset.from_dict(data)
 
 
 def transcript_examples(episodes: Sequence[Mapping[str, Any]], eos: str) -> Any:
@@ -330,16 +347,30 @@ def replay_reward(env: Any, task: str, seed: int, actions: Sequence[Action]) -> 
 class PhoneWorldRollout:
     """TRL's ``rollout_func``: for each prompt (an :func:`instance_key`), one transcript
     episode with the trainer's current model. Keeps every episode played (``episodes``, in
-    the order TRL received them) and each call's slice (``calls``)."""
+    the order TRL received them) and each call's slice (``calls``).
 
-    def __init__(self, tokenizer: Any, settings: TRLGRPOSettings, env: Any = None):
+    A ``world/Task#seed`` key plays in ``envs[world]`` (the caller's envs: not closed
+    here); a plain key in ``env`` (a train-split PhoneWorld env by default)."""
+
+    def __init__(self, tokenizer: Any, settings: TRLGRPOSettings, env: Any = None,
+                 envs: Mapping[str, Any] | None = None):
         from phoneworld_gym.env import PhoneEnv
 
         self.tokenizer = tokenizer
         self.settings = settings
-        self.env = env if env is not None else PhoneEnv(None, split="train", obs_mode="a11y")
+        self.envs = dict(envs or {})
+        self.env = env if env is not None or self.envs else PhoneEnv(
+            None, split="train", obs_mode="a11y")
         self.episodes: list[TranscriptEpisode] = []
         self.calls: list[tuple[int, int]] = []
+
+    def env_of(self, world: str | None) -> Any:
+        """The env a key's world plays in; ``ValueError`` naming an unknown world."""
+        env = self.env if world is None else self.envs.get(world)
+        if env is None:
+            raise ValueError(f"no env for world {world!r} in this rollout; it has "
+                             f"{sorted(self.envs)}" + (" and a default env" if self.env else ""))
+        return env
 
     def __call__(self, prompts: Sequence[Any], trainer: Any) -> dict[str, Any]:
         from phoneworld_gym.baselines.lm_agent import LocalModel
@@ -350,9 +381,10 @@ class PhoneWorldRollout:
         start = len(self.episodes)
         try:
             for key in prompts:
-                task, seed = parse_key(key if isinstance(key, str) else str(key))
+                world, rest = split_world(key if isinstance(key, str) else str(key))
+                task, seed = parse_key(rest)
                 self.episodes.append(play_transcript(
-                    lm, self.env, task, seed, temperature=self.settings.temperature,
+                    lm, self.env_of(world), task, seed, temperature=self.settings.temperature,
                     max_steps=self.settings.max_episode_steps,
                     draw_seed=self.settings.seed * 1_000_003 + len(self.episodes)))
         finally:
@@ -368,8 +400,9 @@ class PhoneWorldRollout:
                 "turns": [len(e.actions) for e in eps]}
 
     def close(self) -> None:
-        """Close the env."""
-        self.env.close()
+        """Close the default env (the ``envs`` are the caller's to close)."""
+        if self.env is not None:
+            self.env.close()
 
 
 def verified_reward(completions: Sequence[Any], env_reward: Sequence[float],
@@ -389,12 +422,20 @@ def _pick(logs: Mapping[str, Any], *names: str) -> float | None:
 def train_trl_grpo(model: Any, tokenizer: Any, tasks: Sequence[str], seeds: Sequence[int],
                    settings: TRLGRPOSettings, out_dir: str | Path, *,
                    log: Callable[[dict[str, Any]], None] | None = None,
-                   keep: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+                   keep: dict[str, Any] | None = None,
+                   instances: Sequence[tuple[str, str, int]] | None = None,
+                   envs: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Train ``model`` in place with TRL's ``GRPOTrainer`` for ``settings.updates`` updates on
     instances of ``tasks`` x ``seeds``; returns one record per update: reward mean and std,
     success rate and mean turns of its episodes, the share of groups with no reward spread,
     loss, KL (when ``beta`` > 0), clip ratios, grad norm, seconds. ``keep``, when given,
-    receives the ``trainer`` and the ``rollout`` (its episodes) for inspection."""
+    receives the ``trainer`` and the ``rollout`` (its episodes) for inspection.
+
+    ``instances`` ((world, task, seed) triples) with ``envs`` (world -> env, closed by the
+    caller) replace ``tasks`` x ``seeds``: each row plays in its world's env (the recipe's
+    RL stage over weighted worlds). An update is one generation batch followed by
+    ``num_iterations`` optimiser steps on it (TRL's ``max_steps`` is their product); its
+    record is made at the first of them."""
     import numpy as np
     from transformers import TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
@@ -404,7 +445,8 @@ def train_trl_grpo(model: Any, tokenizer: Any, tasks: Sequence[str], seeds: Sequ
     out.mkdir(parents=True, exist_ok=True)
     batch = settings.tasks_per_update * settings.group_size
     config = GRPOConfig(
-        output_dir=str(out), max_steps=settings.updates, per_device_train_batch_size=batch,
+        output_dir=str(out), max_steps=settings.updates * settings.num_iterations,
+        per_device_train_batch_size=batch,
         gradient_accumulation_steps=1, steps_per_generation=1,
         num_generations=settings.group_size, num_iterations=settings.num_iterations,
         learning_rate=settings.lr, lr_scheduler_type="constant", warmup_steps=0,
@@ -413,7 +455,7 @@ def train_trl_grpo(model: Any, tokenizer: Any, tasks: Sequence[str], seeds: Sequ
         logging_steps=1, save_strategy="no", report_to="none", use_cpu=True,
         seed=settings.seed, data_seed=settings.seed, disable_tqdm=True,
         dataloader_num_workers=0, remove_unused_columns=False, bf16=False, fp16=False)
-    rollout = PhoneWorldRollout(tokenizer, settings)
+    rollout = PhoneWorldRollout(tokenizer, settings, envs=envs)
     history: list[dict[str, Any]] = []
     t0 = [time.time()]
 
@@ -424,7 +466,7 @@ def train_trl_grpo(model: Any, tokenizer: Any, tasks: Sequence[str], seeds: Sequ
                 return
             a, b = rollout.calls[len(history)]
             eps = rollout.episodes[a:b]
-            rec = {"update": int(state.global_step),
+            rec = {"update": len(history) + 1,
                    "reward": float(logs["reward"]),
                    "reward_std": _pick(logs, "reward_std"),
                    "success": float(np.mean([e.success for e in eps])),
@@ -442,7 +484,7 @@ def train_trl_grpo(model: Any, tokenizer: Any, tasks: Sequence[str], seeds: Sequ
                 log(rec)
 
     trainer = GRPOTrainer(model=model, reward_funcs=[verified_reward], args=config,
-                          train_dataset=instance_dataset(tasks, seeds),
+                          train_dataset=instance_dataset(tasks, seeds, instances),
                           processing_class=tokenizer, rollout_func=rollout,
                           callbacks=[_History()])
     if keep is not None:
