@@ -38,6 +38,10 @@ constant), clip 0.2, no KL. What cannot match exactly:
     python examples/trl_vs_grpo.py --out out/trl_vs_grpo                 # both arms, in turn
     python examples/trl_vs_grpo.py --out out/trl_vs_grpo --arms trl       # one arm
     python examples/trl_vs_grpo.py --out out/trl_vs_grpo --arms none      # the table again
+    python examples/trl_vs_grpo.py --out out/trl_sft40 --arms trl --trl-min-sft 40
+
+``--trl-min-sft N`` lets the selection stop the TRL arm's SFT only after N steps (to give
+its start the SFT budget the GRPO arm's selection ended at).
 
 Each arm writes ``OUT/<arm>.json``; the table (method, success before and after, gain
 [interval], McNemar p, RL wall seconds, updates, episodes) is printed from whichever arms
@@ -79,8 +83,9 @@ def grpo_arm(cfg: CheckConfig, out: Path) -> dict[str, Any]:
             "seconds": rec["seconds"]}
 
 
-def trl_arm(cfg: CheckConfig, out: Path) -> dict[str, Any]:
-    """TRL's GRPOTrainer from a transcript-format SFT start of the same base model."""
+def trl_arm(cfg: CheckConfig, out: Path, min_sft: int = 0) -> dict[str, Any]:
+    """TRL's GRPOTrainer from a transcript-format SFT start of the same base model (the
+    selection may stop SFT only once ``min_sft`` steps are done)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -117,7 +122,7 @@ def trl_arm(cfg: CheckConfig, out: Path) -> dict[str, Any]:
                       "select_success": float(np.mean(select))})
         log(f"[trl] SFT {done} steps: loss {losses[-1]:.3f}, selection seeds "
             f"{sum(select)}/{len(select)}")
-        if np.mean(select) >= cfg.select_low:
+        if np.mean(select) >= cfg.select_low and done >= min_sft:
             break
     eval_seeds = _range(cfg.eval_seeds)
     before = evaluate_transcripts(model, tok, cfg.task, eval_seeds, cfg.max_steps)
@@ -134,7 +139,9 @@ def trl_arm(cfg: CheckConfig, out: Path) -> dict[str, Any]:
     after = evaluate_transcripts(model, tok, cfg.task, eval_seeds, cfg.max_steps)
     gain = paired_gain(before, after)
     log(f"[trl] update {len(history)}: held-out success {np.mean(after):.3f}")
-    return {"method": "TRL GRPOTrainer (baselines/trl_grpo.py)", "sft_steps": done,
+    method = "TRL GRPOTrainer (baselines/trl_grpo.py)" + (
+        f", SFT >= {min_sft} steps" if min_sft else "")
+    return {"method": method, "sft_steps": done, "min_sft": min_sft,
             "sft_selection": trace, "select_success": float(np.mean(select)),
             "before": float(np.mean(before)), "after": float(np.mean(after)), "gain": gain,
             "updates": len(history), "episodes": int(sum(h["episodes"] for h in history)),
@@ -151,11 +158,11 @@ def table(arms: dict[str, dict[str, Any]]) -> str:
             "|---|---|---:|---:|---|---:|---:|---:|---:|"]
     for r in arms.values():
         g = r["gain"]
+        p = f"{g['p_mcnemar']:.4f}" if g["p_mcnemar"] >= 1e-4 else f"{g['p_mcnemar']:.1e}"
         rows.append(f"| {r['method']} | {r['sft_steps']} steps, {r['select_success']:.0%} | "
                     f"{r['before']:.1%} | {r['after']:.1%} | {100 * g['gain']:+.1f} "
                     f"[{100 * g['low']:+.1f}, {100 * g['high']:+.1f}] ({g['up']}/{g['down']}) "
-                    f"| {g['p_mcnemar']:.4f} | {r['rl_seconds']:.0f} | {r['updates']} | "
-                    f"{r['episodes']} |")
+                    f"| {p} | {r['rl_seconds']:.0f} | {r['updates']} | {r['episodes']} |")
     return "\n".join(rows)
 
 
@@ -169,6 +176,9 @@ def main() -> None:
     ap.add_argument("--eval-seeds", type=int, default=30)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--trl-min-sft", type=int, default=0,
+                    help="TRL arm: SFT steps before the selection may stop it (e.g. the "
+                         "GRPO arm's, to match the starts' SFT budget)")
     a = ap.parse_args()
     cfg = CheckConfig.quick(updates=a.updates, tasks_per_update=a.tasks_per_update,
                             group_size=a.group_size, eval_every=a.updates,
@@ -179,7 +189,7 @@ def main() -> None:
     for arm in [x for x in a.arms.split(",") if x and x != "none"]:
         if arm not in ("grpo", "trl"):
             raise SystemExit(f"--arms takes grpo, trl or none, comma-separated; got {arm!r}")
-        rec = (grpo_arm if arm == "grpo" else trl_arm)(cfg, out)
+        rec = grpo_arm(cfg, out) if arm == "grpo" else trl_arm(cfg, out, a.trl_min_sft)
         rec["config"] = dataclasses.asdict(cfg)
         (out / f"{arm}.json").write_text(json.dumps(rec, indent=1, default=str))
     arms = {arm: json.loads((out / f"{arm}.json").read_text()) for arm in ("grpo", "trl")
