@@ -19,6 +19,10 @@ $(STAMP): setup.cfg setup.py pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e ".[dev,baselines]"
 	# OpenEnv's server and client without gradio (which would hold Pillow below 13)
 	$(PY) -m pip install --quiet --no-deps "openenv-core>=0.3"
+	# tianshou (tests/test_thirdparty_rl.py) without its pandas<3 pin, and what it imports
+	$(PY) -m pip install --quiet --no-deps "tianshou==2.0.1"
+	$(PY) -m pip install --quiet "deepdiff==7.0.1" "overrides>=7" "sensai-utils>=1.6" \
+		"h5py>=3" "numba>=0.60" "tensorboard>=2" "pettingzoo>=1.24"
 	touch $(STAMP)
 
 install: $(STAMP)
