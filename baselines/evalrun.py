@@ -100,6 +100,8 @@ class EvalSpec:
         name = self.agent
         if self.agent.startswith("checkpoint:"):
             name += f"|{self.decoding}"
+            if self.action_format != "androidworld":
+                name += f"|{self.action_format}"
             if self.temperature:
                 name += f"|T{self.temperature:g}"
         if self.agent.startswith("openai:"):
@@ -164,6 +166,19 @@ def make_agent_factory(spec: EvalSpec) -> Callable[[Any, str, int, int], Any]:
         lm = LocalModel.load(rest)
         modes: dict[str, bool | str] = {"free": False, "constrained": True, "whole": "whole"}
         constrained = modes[spec.decoding]
+
+        if spec.action_format != "androidworld":
+            # a checkpoint of a published agent speaks its own format: the format's prompt
+            # and parser around the local model (a vision model: these formats point at
+            # the screenshot)
+            from phoneworld_gym.baselines.lm_agent import LocalChat
+            from phoneworld_gym.baselines.openai_agent import OpenAIAgent
+
+            def native(env: Any, task: str, seed: int, attempt: int) -> Any:
+                chat = LocalChat(lm, max_new_tokens=512, temperature=spec.temperature,
+                                 seed=agent_seed(f"{task}#{attempt}", seed))
+                return OpenAIAgent(format=spec.action_format, chat=chat, screenshots=True)
+            return native
 
         def checkpoint(env: Any, task: str, seed: int, attempt: int) -> Any:
             return LMAgent(lm, temperature=spec.temperature, constrained=constrained,
@@ -516,9 +531,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--screenshots-to-model", action="store_true",
                    help="openai agents: send the screenshot too (vision models)")
     p.add_argument("--format", default="androidworld", dest="action_format",
-                   help="openai agents: the model's own action format: androidworld "
-                        "(default), qwen, qwen3vl, uitars, uitars1, guiowl "
-                        "(docs/formats.md); all but androidworld see the screenshot")
+                   help="openai and checkpoint agents: the model's own action format: "
+                        "androidworld (default), qwen, qwen3vl, uitars, uitars1, guiowl "
+                        "(docs/formats.md); all but androidworld see the screenshot (a "
+                        "checkpoint then needs --decoding free and a vision model)")
     p.add_argument("--serial", default=None, help="device ids: the phone's adb serial")
     p.add_argument("--adb-port", type=int, default=None, help="device ids: the adb server port")
     p.add_argument("--task-list", default=None, metavar="FILE",
@@ -553,8 +569,14 @@ def spec_from_args(a: argparse.Namespace) -> EvalSpec:
     from phoneworld_gym import formats
 
     formats.get(a.action_format)  # a ValueError naming the formats for an unknown one
-    if a.action_format != "androidworld" and not a.agent.startswith("openai:"):
-        raise ValueError(f"--format {a.action_format} is for openai:MODEL agents")
+    if a.action_format != "androidworld" and not a.agent.startswith(("openai:",
+                                                                     "checkpoint:")):
+        raise ValueError(f"--format {a.action_format} is for openai:MODEL and "
+                         f"checkpoint:PATH agents")
+    if a.action_format != "androidworld" and a.agent.startswith("checkpoint:") \
+            and a.decoding != "free":
+        raise ValueError(f"--format {a.action_format} reads the model's free text: add "
+                         f"--decoding free (constrained decoding writes AndroidWorld JSON)")
     tasks = [t.strip() for t in a.tasks.split(",") if t.strip()] if a.tasks else None
     try:
         ids = select_tasks(tasks, app=a.app, category=a.category, split=a.split)

@@ -282,3 +282,22 @@ def test_eval_an_endpoint_model_in_its_own_action_format(tmp_path: Path) -> None
     # the model saw the screenshot (Qwen's format points at pixels)
     user = asked[0]["messages"][-1]["content"]
     assert any(part.get("type") == "image_url" for part in user if isinstance(part, dict))
+
+
+def test_a_checkpoint_in_a_native_format(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``checkpoint:PATH --format F``: the format's prompt and parser around a local model.
+    These formats point at the screenshot, so a text-only model is refused with a clear
+    error, and constrained decoding (which writes AndroidWorld JSON) is refused up front."""
+    pytest.importorskip("torch")
+    from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
+
+    base = build_tiny(tmp_path / "tiny", list(oracle_corpus(["ContactsStar"], seeds=range(1))),
+                      vocab=600, init_std=0.1)
+    args = ["eval", "--agent", f"checkpoint:{base}", "--format", "qwen", "--tasks",
+            "ContactsStar", "--seeds", "0", "--no-progress", "--out", str(tmp_path / "o")]
+    assert cli(args) == 2
+    assert "add --decoding free" in capsys.readouterr().err
+    assert cli(args + ["--decoding", "free"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("phoneworld: error:") and "reads text only" in err, err
