@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from test_formats import stub_server  # noqa: F401 (a fixture: a local OpenAI-compatible stub)
 
 from phoneworld_gym.__main__ import main as cli
 from phoneworld_gym.baselines.evalrun import pass_at_k
@@ -231,51 +232,22 @@ def test_eval_on_the_virtual_adb_phone(tmp_path: Path) -> None:
     assert line["key"]["source"] == "device"
 
 
-def test_eval_an_endpoint_model_in_its_own_action_format(tmp_path: Path) -> None:
+def test_eval_an_endpoint_model_in_its_own_action_format(
+        tmp_path: Path, stub_server: tuple[str, list[str], list[dict]]  # noqa: F811
+) -> None:
     """``--agent openai:MODEL --format qwen``: a scripted "model" that speaks Qwen's
     mobile_use calls, served by a local OpenAI-compatible stub, solves a task through eval."""
     pytest.importorskip("openai")
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
     from test_formats import _transcript
 
     from phoneworld_gym import formats
 
-    script, _ = _transcript("CalendarWhereIs", 2, formats.get("qwen"))
-    asked: list[dict] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            asked.append(body)
-            text = script.pop(0) if script else "no idea"
-            out = json.dumps({"id": "x", "object": "chat.completion", "created": 0,
-                              "model": body["model"],
-                              "choices": [{"index": 0, "finish_reason": "stop",
-                                           "message": {"role": "assistant", "content": text}}],
-                              "usage": {"prompt_tokens": 1, "completion_tokens": 1,
-                                        "total_tokens": 2}}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(out)))
-            self.end_headers()
-            self.wfile.write(out)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        out = tmp_path / "q"
-        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-        assert cli(["eval", "--agent", "openai:stub-qwen", "--format", "qwen", "--base-url",
-                    url, "--tasks", "CalendarWhereIs", "--seeds", "2", "--no-progress",
-                    "--no-replays", "--out", str(out)]) == 0
-    finally:
-        server.shutdown()
-        server.server_close()
+    url, script, asked = stub_server
+    script.extend(_transcript("CalendarWhereIs", 2, formats.get("qwen"))[0])
+    out = tmp_path / "q"
+    assert cli(["eval", "--agent", "openai:stub-qwen", "--format", "qwen", "--base-url", url,
+                "--tasks", "CalendarWhereIs", "--seeds", "2", "--no-progress", "--no-replays",
+                "--out", str(out)]) == 0
     doc = report(out)
     assert doc["overall"]["successes"] == 1 and doc["agent_key"] == "openai:stub-qwen|qwen"
     assert asked[0]["model"] == "stub-qwen"
