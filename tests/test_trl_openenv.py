@@ -4,11 +4,6 @@ logs are the ones an in-process env gives for the same actions."""
 
 from __future__ import annotations
 
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,14 +12,14 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("trl")
 pytest.importorskip("openenv")
 
-ROOT = Path(__file__).resolve().parent.parent
+from test_openenv import server  # noqa: E402,F401 (the serve-env process fixture)
+
 TASK = "ContactsStar"
 
 
-def test_grpo_trainer_trains_against_an_openenv_server(tmp_path: Path) -> None:
-    import json
-    import urllib.request
-
+def test_grpo_trainer_trains_against_an_openenv_server(
+        tmp_path: Path, server: str  # noqa: F811 (test_openenv's serve-env process)
+) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
@@ -36,58 +31,28 @@ def test_grpo_trainer_trains_against_an_openenv_server(tmp_path: Path) -> None:
     from phoneworld_gym.env import PhoneEnv
     from phoneworld_gym.envserver import PhoneWorldGymClient
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log_path = tmp_path / "serve-env.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "phoneworld_gym", "serve-env", "--port", str(port),
-             "--max-sessions", "2", "--obs-mode", "a11y", "--idle-timeout", "0"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    torch.set_num_threads(1)
+    base = build_tiny(tmp_path / "base", list(oracle_corpus([TASK], seeds=range(2))),
+                      vocab=1000, init_std=0.1)
+    tok = AutoTokenizer.from_pretrained(base)
+    model = AutoModelForCausalLM.from_pretrained(base)
+    keep: dict = {}
+    settings = TRLGRPOSettings(updates=2, tasks_per_update=1, group_size=4,
+                               temperature=1.0, max_episode_steps=3, lr=1e-3)
+    seeds = [1000, 1001]
+    with PhoneWorldGymClient(server) as served:
+        history = train_trl_grpo(model, tok, [TASK], seeds, settings, tmp_path / "trl",
+                                 keep=keep, instances=[("served", TASK, s) for s in seeds],
+                                 envs={"served": served})
+    trainer, rollout = keep["trainer"], keep["rollout"]
+    assert trainer.state.global_step >= 2 and len(history) == 2
+    assert len(rollout.episodes) == 8
+    # every episode was played on the server: its actions replayed in process give the
+    # reward TRL was handed
+    env = PhoneEnv(TASK, split="train", obs_mode="a11y")
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/health", timeout=2) as r:
-                    if json.loads(r.read())["status"] == "healthy":
-                        break
-            except (OSError, ValueError):
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
-            time.sleep(0.2)
-        torch.set_num_threads(1)
-        base = build_tiny(tmp_path / "base", list(oracle_corpus([TASK], seeds=range(2))),
-                          vocab=1000, init_std=0.1)
-        tok = AutoTokenizer.from_pretrained(base)
-        model = AutoModelForCausalLM.from_pretrained(base)
-        keep: dict = {}
-        settings = TRLGRPOSettings(updates=2, tasks_per_update=1, group_size=4,
-                                   temperature=1.0, max_episode_steps=3, lr=1e-3)
-        seeds = [1000, 1001]
-        with PhoneWorldGymClient(url) as served:
-            history = train_trl_grpo(model, tok, [TASK], seeds, settings, tmp_path / "trl",
-                                     keep=keep,
-                                     instances=[("served", TASK, s) for s in seeds],
-                                     envs={"served": served})
-        trainer, rollout = keep["trainer"], keep["rollout"]
-        assert trainer.state.global_step >= 2 and len(history) == 2
-        assert len(rollout.episodes) == 8
-        # every episode was played on the server: its actions replayed in process give the
-        # reward TRL was handed
-        env = PhoneEnv(TASK, split="train", obs_mode="a11y")
-        try:
-            for ep in rollout.episodes[:4]:
-                assert ep.actions
-                assert replay_reward(env, ep.task, ep.seed, ep.actions) == ep.env_reward
-        finally:
-            env.close()
+        for ep in rollout.episodes[:4]:
+            assert ep.actions
+            assert replay_reward(env, ep.task, ep.seed, ep.actions) == ep.env_reward
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    assert "Traceback" not in log_path.read_text(), log_path.read_text()[-3000:]
+        env.close()
