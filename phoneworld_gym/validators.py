@@ -49,12 +49,16 @@ class _Pred:
 
 
 def describe(want: Expected) -> str:
-    """How an expected value reads in a failure: a predicate by what it asks, another function
-    by its qualified name (``near.<lambda>``, never ``<function ... at 0x...>``: the same
-    episode must give the same text in every process), containers item by item as Python
-    writes them, anything else by its ``repr``."""
+    """How an expected value reads in a failure: a predicate (or a matcher object of ours) by
+    what it asks, another function by its qualified name (``near.<lambda>``, never
+    ``<function ... at 0x...>``: the same episode must give the same text in every process),
+    containers item by item as Python writes them, anything else by its ``repr``."""
     if isinstance(want, _Pred):
         return want.text
+    kind = type(want)
+    if callable(want) and not isinstance(want, type) and kind.__repr__ is not object.__repr__ \
+            and kind.__module__.startswith(("phoneworld_gym", "tasks")):
+        return repr(want)  # a matcher of ours that says what it asks ("states text '...'")
     if callable(want):
         name = getattr(want, "__qualname__", None)
         if not isinstance(name, str):

@@ -220,4 +220,5 @@ def test_app_filter_means_the_same_in_list_tasks_and_env_ids():
     involving = {t.id for t in phoneworld_gym.list_tasks(involving="contacts")}
     assert alone < involving, "cross-app tasks that use Contacts are listed by involving="
     assert all("contacts" in get_task(t).apps for t in involving)
-    assert phoneworld_gym.list_tasks(app="nope") == []
+    with pytest.raises(ValueError, match="unknown app 'nope'"):
+        phoneworld_gym.list_tasks(app="nope")

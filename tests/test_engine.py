@@ -123,7 +123,8 @@ def test_every_action_type_has_a_handler() -> None:
     from phoneworld_gym.contract import ACTION_TYPES
     from phoneworld_gym.input import InputDispatcher
 
-    assert set(InputDispatcher.HANDLERS) == set(ACTION_TYPES)
+    # plus AndroidWorld's "unknown", a no-op accepted from JSON and not in the action space
+    assert set(InputDispatcher.HANDLERS) == set(ACTION_TYPES) | {"unknown"}
 
 
 # -- the element filter --------------------------------------------------------------------
