@@ -140,6 +140,20 @@ class RecipeConfig:
     step_check: int
     raw: dict[str, Any]
 
+    def world_tasks(self, world: str) -> list[str]:
+        """The train tasks played in ``world`` (demonstrations, RL, train-split evaluation):
+        the world's own ``tasks`` list where it has one (a mock world holding many more apps
+        and tasks than the phones, as in the paper), else ``tasks.train``."""
+        own = self.worlds[world].tasks
+        return list(own) if own else list(self.train_tasks)
+
+    def all_train_tasks(self) -> list[str]:
+        """Every world's train tasks, ``tasks.train`` first, each once."""
+        seen = dict.fromkeys(self.train_tasks)
+        for world in self.worlds:
+            seen.update(dict.fromkeys(self.world_tasks(world)))
+        return list(seen)
+
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], base_dir: Path | None = None) -> RecipeConfig:
         """Validate a parsed config; every problem is a ``ValueError`` naming the key."""
@@ -177,11 +191,18 @@ class RecipeConfig:
         for name, spec in worlds_raw.items():
             if not isinstance(spec, Mapping):
                 raise ValueError(f"config worlds.{name} must be a mapping")
+            if "tasks" in spec:
+                _task_list(spec["tasks"], f"of worlds.{name}", key=f"worlds.{name}.tasks")
             worlds[name] = EnvSource.from_dict({"name": name, **spec})
         tasks = raw["tasks"]
         _check_keys("tasks", tasks, {"train", "test"})
         train_tasks, test_tasks = _task_list(tasks.get("train"), "train"), \
             _task_list(tasks.get("test") or [], "test", allow_empty=True)
+        for name, source in worlds.items():
+            leak = sorted(set(source.tasks or ()) & set(test_tasks))
+            if leak:
+                raise ValueError(f"config worlds.{name}.tasks trains on held-out test tasks "
+                                 f"{leak} (tasks.test); remove them from the world's list")
         demos = dict(raw.get("demos") or {})
         _check_keys("demos", demos, DEMO_KEYS)
         ratios = dict(demos.get("ratios") or {w: 1.0 for w in worlds})
@@ -285,16 +306,18 @@ def check_trl_engine(*, decoding: str, reward: str, adaptive: bool, device: str)
                          f"device: cpu, or use rl.engine 'grpo'")
 
 
-def _task_list(value: Any, what: str, allow_empty: bool = False) -> list[str]:
+def _task_list(value: Any, what: str, allow_empty: bool = False,
+               key: str | None = None) -> list[str]:
     from phoneworld_gym.task import all_tasks
 
+    key = key or f"tasks.{what}"
     if value is None or (not value and not allow_empty):
-        raise ValueError(f"config tasks.{what} must list task ids")
+        raise ValueError(f"config {key} must list task ids")
     if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"config tasks.{what} must be a list of task ids, got {value!r}")
+        raise ValueError(f"config {key} must be a list of task ids, got {value!r}")
     unknown = [t for t in value if t not in all_tasks()]
     if unknown:
-        raise ValueError(f"config tasks.{what}: unknown task ids {unknown}")
+        raise ValueError(f"config {key}: unknown task ids {unknown}")
     return list(value)
 
 
@@ -397,7 +420,7 @@ def build_model(cfg: RecipeConfig, out: Path) -> Path:
     path = out / "checkpoints" / "base"
     if (path / "config.json").is_file():
         return path
-    corpus = list(oracle_corpus(cfg.train_tasks, seeds=range(int(cfg.tiny.get(
+    corpus = list(oracle_corpus(cfg.all_train_tasks(), seeds=range(int(cfg.tiny.get(
         "corpus_seeds", 1))), split="train"))
     return build_tiny(path, corpus, layers=int(cfg.tiny.get("layers", 2)),
                       hidden=int(cfg.tiny.get("hidden", 128)),
@@ -417,7 +440,8 @@ def collect_demos(cfg: RecipeConfig, out: Path, log: Callable[[str], None],
     for name, source in cfg.worlds.items():
         if cfg.demo_ratios.get(name, 0) <= 0:
             continue
-        env = make_source_env(dataclasses.replace(source, tasks=cfg.train_tasks), "train")
+        env = make_source_env(dataclasses.replace(source, tasks=cfg.world_tasks(name)),
+                              "train")
         try:
             report = collect_into(env, source, cfg, out / "demos" / name, collect)
         finally:
@@ -447,13 +471,14 @@ def collect_into(env: Any, source: EnvSource, cfg: RecipeConfig, folder: Path,
     handed to ``collect`` by serial (the virtual phone this env owns stays up meanwhile)."""
     device = env.unwrapped.device
     kind = "device" if source.is_device else "mock"
+    tasks = cfg.world_tasks(source.name)
     if source.is_device and source.transport == "adb":
         kwargs = {"serial": device.serial, "port": device.port,
                   "device_options": {"dump_retries": 3} if source.profile == "field" else {}}
-        return collect(source.env_id, "oracle", cfg.train_tasks, cfg.demo_seeds, folder,
+        return collect(source.env_id, "oracle", tasks, cfg.demo_seeds, folder,
                        source=kind, split="train", **kwargs)
     # a PhoneWorld id, or a device played in process: PhoneEnv takes the device itself
-    return collect("PhoneWorld/All-v0", "oracle", cfg.train_tasks, cfg.demo_seeds, folder,
+    return collect("PhoneWorld/All-v0", "oracle", tasks, cfg.demo_seeds, folder,
                    source=kind, split="train",
                    **({"device": device} if source.is_device else {}))
 
@@ -505,8 +530,8 @@ def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig
 
     records = []
     for world, source in cfg.worlds.items():
-        for split, tasks in (("train", cfg.train_tasks),
-                             ("test", cfg.test_tasks + cfg.train_tasks)):
+        own = cfg.world_tasks(world)
+        for split, tasks in (("train", own), ("test", cfg.test_tasks + own)):
             env = make_source_env(dataclasses.replace(source, tasks=tasks), split)
             try:
                 for task in tasks:
@@ -581,7 +606,7 @@ def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig
              ) -> list[dict[str, Any]]:
     """One RL stage on the train tasks of the weighted worlds, by ``cfg.rl_engine``; returns
     its history (one record per update, ``reward`` and ``success`` in each)."""
-    sources = [dataclasses.replace(cfg.worlds[w], weight=float(wt), tasks=cfg.train_tasks)
+    sources = [dataclasses.replace(cfg.worlds[w], weight=float(wt), tasks=cfg.world_tasks(w))
                for w, wt in weights.items() if wt > 0]
     if cfg.rl_engine == "trl":
         return trl_stage(stage, model, tokenizer, cfg, sources, settings, seed, log)

@@ -189,6 +189,13 @@ def small_config(**over: object) -> dict:
     ({"decoding": "beam"}, "decoding must be one of"),
     ({"eval": {"step_check": -1}}, r"eval.step_check must be an int >= 0"),
     ({"eval": {"step_check": "6"}}, r"eval.step_check must be an int >= 0"),
+    ({"worlds": {"mock": {"env_id": "PhoneWorld/All-v0", "tasks": ["NoSuchTask"]}}},
+     r"config worlds.mock.tasks: unknown task ids \['NoSuchTask'\]"),
+    ({"worlds": {"mock": {"env_id": "PhoneWorld/All-v0", "tasks": "ContactsStar"}}},
+     r"config worlds.mock.tasks must be a list of task ids"),
+    ({"worlds": {"mock": {"env_id": "PhoneWorld/All-v0",
+                          "tasks": ["ContactsStar", "MessagesCountUnread"]}}},
+     r"worlds.mock.tasks trains on held-out test tasks \['MessagesCountUnread'\]"),
     ({"rl": {"real": {"weights": {"field": 1}, "tasks_per_update": 3, "max_draws": 2},
              "mixed": {"weights": {"mock": 1}}}},
      r"config rl.real: max_draws \(2\) must be >= tasks_per_update \(3\)"),
@@ -196,6 +203,47 @@ def small_config(**over: object) -> dict:
 def test_bad_configs_name_the_problem(change: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         RecipeConfig.from_dict(small_config(**change))
+
+
+def test_a_world_can_hold_its_own_train_tasks(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mock world may hold many more tasks than the phones (as in the paper): its own
+    list drives its demonstrations and its RL draws; the other worlds keep tasks.train."""
+    from phoneworld_gym.baselines.recipe import collect_demos
+
+    raw = small_config(
+        worlds={"mock": {"env_id": "PhoneWorld/All-v0",
+                         "tasks": ["ClockEarliestAlarm", "ContactsStar", "SettingsSwitch"]},
+                "field": {"env_id": "PhoneWorld/Device-v0", "profile": "field",
+                          "transport": "direct"}},
+        demos={"seeds": "0:1", "ratios": {"mock": 1}})
+    cfg = RecipeConfig.from_dict(raw)
+    assert cfg.world_tasks("field") == ["ClockEarliestAlarm"]
+    assert cfg.world_tasks("mock") == ["ClockEarliestAlarm", "ContactsStar", "SettingsSwitch"]
+    assert cfg.all_train_tasks() == ["ClockEarliestAlarm", "ContactsStar", "SettingsSwitch"]
+    data = collect_demos(cfg, tmp_path, log=lambda line: None)
+    assert set(data) == {"mock"}  # the field world's ratio is 0: no demonstrations there
+    assert sorted(set(data["mock"]["task"])) == ["ClockEarliestAlarm", "ContactsStar",
+                                                 "SettingsSwitch"]
+    # the RL stages' sources carry each world's own list
+    from phoneworld_gym.baselines import recipe
+
+    seen: dict[str, list[str] | None] = {}
+
+    class Stop(Exception):
+        pass
+
+    class Sampler:
+        def __init__(self, sources: list, **kw: object) -> None:
+            seen.update({s.name: s.tasks for s in sources})
+            raise Stop
+
+    monkeypatch.setattr(recipe, "TaskSampler", Sampler)
+    with pytest.raises(Stop):
+        recipe.rl_stage("mixed_rl", None, None, None, cfg, {"field": 1, "mock": 1},
+                        cfg.stages["mixed"][1], lambda ep: 0.0, 0, lambda line: None)
+    assert seen == {"field": ["ClockEarliestAlarm"],
+                    "mock": ["ClockEarliestAlarm", "ContactsStar", "SettingsSwitch"]}
 
 
 def test_cli_reports_a_bad_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -213,6 +261,12 @@ def test_shipped_configs_validate() -> None:
     assert cpu.worlds["field"].profile == "field" and cpu.worlds["field"].is_device
     assert set(cpu.stages["real"][0]) == {"field"}
     assert set(cpu.stages["mixed"][0]) == {"field", "mock"}
+    worlds = load_config(ROOT / "configs" / "recipe_cpu_worlds.yaml")
+    assert worlds.world_tasks("field") == cpu.train_tasks
+    from phoneworld_gym.task import get_task
+
+    categories = {get_task(t).category for t in worlds.world_tasks("mock")}
+    assert {"app", "information-retrieval", "mini-app", "cross-app"} <= categories
     raw = yaml.safe_load((ROOT / "configs" / "recipe_gpu.yaml").read_text())
     with pytest.raises(ValueError, match="not a local model folder"):
         RecipeConfig.from_dict(raw)  # it names a model folder this machine does not have
