@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import collections
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -93,3 +95,29 @@ def load_example(name: str) -> types.ModuleType:
     finally:
         del sys.modules[spec.name]
     return mod
+
+
+# -- campaign counts ------------------------------------------------------------------------
+#: what the hypothesis campaigns tried (texts typed, machine steps ...), printed at the end
+#: of the run; under xdist each worker sends its counts to the controller
+CAMPAIGN_COUNTS: collections.Counter[str] = collections.Counter()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["campaign_counts"] = json.dumps(dict(CAMPAIGN_COUNTS))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    counts = getattr(node, "workeroutput", {}).get("campaign_counts")
+    if counts:
+        CAMPAIGN_COUNTS.update(json.loads(counts))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if CAMPAIGN_COUNTS:
+        terminalreporter.write_sep("-", "hypothesis campaigns")
+        for key, n in sorted(CAMPAIGN_COUNTS.items()):
+            terminalreporter.write_line(f"{key}: {n:,}")
