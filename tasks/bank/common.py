@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
-
-import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 TODAY = "2026-03-14"
 CHECKING, SAVINGS, CREDIT = 1, 2, 3
@@ -29,12 +27,6 @@ MEMOS: tuple[str, ...] = (
     "Dinner", "Concert tickets", "Groceries", "Taxi", "Pizza night", "Birthday gift",
     "Movie night", "Gas money", "Brunch", "Book club", "Coffee", "Parking",
 )
-
-
-def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
-    if not rows:
-        raise RuntimeError("nothing fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def by_id(rows: list[Row]) -> dict[int, Row]:
@@ -84,18 +76,9 @@ def money_on_screen(text: str | None) -> float:
 # -- UI paths --------------------------------------------------------------------------------
 def to_home(device: Device) -> Iterator[Action]:
     """Open Bank and back out to Home."""
-    yield Action("open_app", app_name="Bank")
-    for _ in range(6):
-        if find(device, rid="total_balance") is not None:
-            return
-        if find(device, desc="Home", rid="nav_home") is not None:
-            yield tap(device, desc="Home", rid="nav_home")
-            continue
-        yield Action("navigate_back")
-        if device.probe.foreground_app() != "com.phoneworld.bank":
-            yield Action("open_app", app_name="Bank")
-    if find(device, rid="total_balance") is None:
-        raise OracleError("Bank's Home never showed")
+    yield from open_root(device, "Bank", "total_balance", tries=6, tab="nav_home",
+                         tab_desc="Home", package="com.phoneworld.bank",
+                         fail="Bank's Home never showed")
 
 
 def search_activity(device: Device, text: str, month: str = "") -> Iterator[Action]:

@@ -20,7 +20,6 @@ from phoneworld_gym.tasks.bank.common import (
     SAVINGS,
     TODAY,
     by_id,
-    choice,
     confirm,
     contacts_to_pay,
     daily_left,
@@ -31,6 +30,7 @@ from phoneworld_gym.tasks.bank.common import (
     to_home,
     transfer,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import Check, expect, same_text
 
 

@@ -17,12 +17,12 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.bank.common import (
     MONTHS,
     by_id,
-    choice,
     money_on_screen,
     search_activity,
     spent_at,
     to_home,
 )
+from phoneworld_gym.tasks.kit import choice
 
 
 @register_task

@@ -17,7 +17,6 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.bank.common import (
     CHECKING,
     by_id,
-    choice,
     contacts_to_pay,
     daily_left,
     dollars,
@@ -26,6 +25,7 @@ from phoneworld_gym.tasks.bank.common import (
     send_money,
     to_home,
 )
+from phoneworld_gym.tasks.kit import choice
 
 
 @register_task

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 #: the two businesses with a website: name -> host
@@ -28,20 +27,10 @@ def of_kind(probe: Probe, kind: str) -> list[Row]:
     return [r for r in pages(probe) if r["kind"] == kind]
 
 
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no page fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
-
-
 def to_tab(device: Device) -> Iterator[Action]:
     """Open Chrome on its current tab (backing out of its other screens)."""
-    yield Action("open_app", app_name="Chrome")
-    for _ in range(5):
-        if find(device, rid="url_bar") is not None and find(device, rid="home_button") \
-                is not None:
-            return
-        yield Action("navigate_back")
+    yield from open_root(device, "Chrome", lambda d: find(d, rid="url_bar") is not None
+                         and find(d, rid="home_button") is not None)
 
 
 def open_url(device: Device, url: str, home: bool = False) -> Iterator[Action]:

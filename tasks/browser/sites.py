@@ -19,7 +19,6 @@ from phoneworld_gym.tasks.browser.common import (
     BUSINESSES,
     DAYS,
     bookmark_here,
-    choice,
     closing_text,
     of_kind,
     open_recipe,
@@ -28,6 +27,7 @@ from phoneworld_gym.tasks.browser.common import (
     pages,
     to_tab,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, removed, same_text
 
 

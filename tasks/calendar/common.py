@@ -13,11 +13,10 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import full_date, open_root, pick_date
 
 TODAY = dt.date(2026, 3, 14)
 
@@ -54,11 +53,6 @@ def day_words(d: dt.date) -> str:
     return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
 
 
-def full_date(d: dt.date) -> str:
-    """"Thursday, March 19, 2026": a date picker cell's content-desc."""
-    return f"{day_words(d)}, {d.year}"
-
-
 def upcoming(probe: Probe, *, where: str = "") -> list[Row]:
     """Events from the phone's day on whose title only one event has (so the goal names one
     event); ``where="location"`` keeps those with a location."""
@@ -68,12 +62,6 @@ def upcoming(probe: Probe, *, where: str = "") -> list[Row]:
         counts[r["title"].lower()] = counts.get(r["title"].lower(), 0) + 1
     return [r for r in rows if from_ms(r["dtstart"]).date() >= TODAY
             and counts[r["title"].lower()] == 1 and (not where or r.get(where))]
-
-
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no calendar event fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def by_id(rows: list[Row]) -> dict[int, Row]:
@@ -91,13 +79,9 @@ def other_event(rows: list[Row], eid: int, key: str = "") -> Row:
 
 def to_schedule(device: Device) -> Iterator[Action]:
     """Open Calendar on its Schedule tab."""
-    yield Action("open_app", app_name="Calendar")
-    for _ in range(5):
-        if find(device, desc="Schedule", rid="tab_schedule") is not None:
-            break
-        yield Action("navigate_back")
-    else:
-        raise OracleError("no Schedule tab")
+    yield from open_root(device, "Calendar",
+                         lambda d: find(d, desc="Schedule", rid="tab_schedule") is not None,
+                         fail="no Schedule tab")
     if find(device, rid="schedule_list") is None:
         yield tap(device, desc="Schedule", rid="tab_schedule")
 
@@ -130,21 +114,6 @@ def open_event_by_day(device: Device, title: str) -> Iterator[Action]:
     yield tap(device, text=title, rid="event_title")
 
 
-def pick_date(device: Device, day: dt.date) -> Iterator[Action]:
-    """In the editor: open the date picker, step to the month, tap the day, OK."""
-    yield tap(device, rid="start_date")
-    for _ in range(24):
-        shown = text_of(device, rid="month_title") or ""
-        mon, _, year = shown.partition(" ")
-        have = int(year) * 12 + dt.datetime.strptime(mon, "%B").month
-        want = day.year * 12 + day.month
-        if have == want:
-            break
-        yield tap(device, desc="Next month" if want > have else "Previous month")
-    yield tap(device, desc=full_date(day))
-    yield tap(device, text="OK", rid="button1")
-
-
 def fill_times(device: Device, start: dt.time, end: dt.time) -> Iterator[Action]:
     yield type_into(device, clock(start), rid="start_time")
     yield type_into(device, clock(end), rid="end_time")
@@ -156,7 +125,7 @@ def create_event(device: Device, title: str, day: dt.date, start: dt.time, end: 
     yield from to_schedule(device)
     yield tap(device, desc="Create new event")
     yield type_into(device, title, rid="title_field")
-    yield from pick_date(device, day)
+    yield from pick_date(device, day, "start_date")
     yield from fill_times(device, start, end)
     if location:
         yield type_into(device, location, rid="location_field")

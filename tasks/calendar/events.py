@@ -20,7 +20,6 @@ from phoneworld_gym.tasks.calendar.common import (
     NEW_TITLES,
     TODAY,
     by_id,
-    choice,
     clock,
     create_event,
     day_words,
@@ -33,6 +32,7 @@ from phoneworld_gym.tasks.calendar.common import (
     to_schedule,
     upcoming,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, changed, removed, same_text
 
 HOUR = 3600_000

@@ -25,17 +25,16 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import (
     NEW_TITLES,
     TODAY,
-    choice,
     clock,
     day_words,
     epoch_ms,
     fill_times,
     open_event,
     open_event_by_day,
-    pick_date,
     to_schedule,
     upcoming,
 )
+from phoneworld_gym.tasks.kit import choice, pick_date
 from phoneworld_gym.validators import added, changed, same_text
 
 ATTENDEES = "calendar/attendees"
@@ -231,7 +230,7 @@ class CalendarEventWithGuests(Task):
         yield from to_schedule(device)
         yield tap(device, desc="Create new event")
         yield type_into(device, p["title"], rid="title_field")
-        yield from pick_date(device, dt.date.fromisoformat(p["date"]))
+        yield from pick_date(device, dt.date.fromisoformat(p["date"]), "start_date")
         yield from fill_times(device, dt.datetime.strptime(p["start"], "%I:%M %p").time(),
                               dt.datetime.strptime(p["end"], "%I:%M %p").time())
         yield from add_guest(device, p["name1"])

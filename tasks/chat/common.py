@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import find, scroll_to, tap, type_into
 from phoneworld_gym.task import Task
+from phoneworld_gym.tasks.kit import open_root
 
 #: texts a task asks to send
 BODIES: tuple[str, ...] = (
@@ -42,12 +41,6 @@ def chats(probe: Probe, *, kind: str | None = None, unread: bool | None = False)
     return out
 
 
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise ValueError("no candidate rows to choose from")
-    return rows[int(rng.integers(len(rows)))]
-
-
 def in_chat(rows: list[Row], chat_id: int) -> list[Row]:
     """The messages of one chat, oldest first."""
     return sorted((r for r in rows if r["chat_id"] == chat_id),
@@ -56,13 +49,7 @@ def in_chat(rows: list[Row], chat_id: int) -> list[Row]:
 
 def to_list(device: Device) -> Iterator[Action]:
     """Open Chat on its Chats tab (from anywhere)."""
-    yield Action("open_app", app_name="Chat")
-    for _ in range(6):  # back out of whatever Chat was left on
-        if find(device, rid="nav_chats") is not None:
-            break
-        yield Action("navigate_back")
-        if device.probe.foreground_app() != "com.phoneworld.chat":
-            yield Action("open_app", app_name="Chat")
+    yield from open_root(device, "Chat", "nav_chats", tries=6, package="com.phoneworld.chat")
     if find(device, rid="chat_row") is None:
         yield tap(device, desc="Chats")
 

@@ -12,7 +12,8 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import chats, choice, in_chat, last_text, open_chat, to_list
+from phoneworld_gym.tasks.chat.common import chats, in_chat, last_text, open_chat, to_list
+from phoneworld_gym.tasks.kit import choice
 
 #: what the messages that arrive at setup (ChatCountUnread) say
 ARRIVALS = ("Are you free later?", "Call me when you can", "Running 10 min late",

@@ -18,13 +18,13 @@ from phoneworld_gym.tasks.chat.common import (
     BODIES,
     PLACES,
     chats,
-    choice,
     in_chat,
     open_chat,
     opened,
     send_text,
     to_list,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, same_text
 
 

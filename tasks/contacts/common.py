@@ -8,6 +8,7 @@ Everything here reads the phone through the probe (Android contacts-provider col
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -16,7 +17,8 @@ from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES
 from phoneworld_gym.matchers import normalize
-from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
+from phoneworld_gym.tasks.kit import choice, open_root
 
 Where = Callable[[Row], bool]
 
@@ -29,9 +31,7 @@ def by_id(rows: list[Row]) -> dict[int, Row]:
 def pick(rng: np.random.Generator, probe: Probe, *, where: Where | None = None) -> Row:
     """A random named contact row (optionally satisfying ``where(row)``)."""
     rows = [r for r in probe.contacts() if r["display_name"] and (where is None or where(r))]
-    if not rows:
-        raise RuntimeError("no contact fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
+    return choice(rng, rows, "contact")
 
 
 def new_name(rng: np.random.Generator, probe: Probe) -> tuple[str, str]:
@@ -50,6 +50,21 @@ def same_name(a: str, b: str) -> bool:
     return normalize(a) == normalize(b)
 
 
+def number_key(number: str) -> str:
+    """The last ten digits: one person's number however it is written (a number without
+    digits: itself, folded)."""
+    d = re.sub(r"\D", "", str(number))
+    return d[-10:] if d else str(number).strip().lower()
+
+
+def other_person(rows: list[Row], name: str) -> Row:
+    """Someone else than ``name``, preferably with the same first name (the likely mix-up)."""
+    first = name.split()[0]
+    pool = [r for r in rows if r["display_name"] != name]
+    same = [r for r in pool if r["display_name"].split()[0] == first]
+    return (same or pool)[0]
+
+
 def other_contact(rows: list[Row], cid: int, where: Where | None = None) -> Row:
     """Someone else than contact ``cid``, preferably with the same first name (the likely
     mix-up), optionally satisfying ``where(row)``: near misses use it."""
@@ -62,17 +77,12 @@ def other_contact(rows: list[Row], cid: int, where: Where | None = None) -> Row:
 
 
 def to_list(device: Device) -> Iterator[Action]:
-    """Back out to the contact list if Contacts resumed on another screen (yields the
-    backs; nothing when the list is already showing)."""
-    for _ in range(5):
-        if find(device, rid="search_bar") is not None:
-            return
-        yield Action("navigate_back")
+    """Open Contacts and back out to the contact list."""
+    yield from open_root(device, "Contacts", "search_bar")
 
 
 def open_contact(device: Device, name: str) -> Iterator[Action]:
     """From anywhere: open Contacts, search the name, open the contact."""
-    yield Action("open_app", app_name="Contacts")
     yield from to_list(device)
     yield type_into(device, name, rid="search_bar")
     yield from scroll_to(device, text=name, rid="contact_title")
@@ -82,7 +92,6 @@ def open_contact(device: Device, name: str) -> Iterator[Action]:
 def browse_to_contact(device: Device, name: str) -> Iterator[Action]:
     """The second path: open Contacts and scroll the whole list (favourites, then everyone
     under letter headers) down to the name, without searching, then open the contact."""
-    yield Action("open_app", app_name="Contacts")
     yield from to_list(device)
     if text_of(device, rid="search_bar"):
         yield type_into(device, "", rid="search_bar")

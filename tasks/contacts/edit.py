@@ -71,7 +71,6 @@ class ContactsAdd(Task):
         yield Action("status", goal_status="complete")
 
     def _fill(self, device: Device, params: dict[str, Any]) -> Iterator[Action]:
-        yield Action("open_app", app_name="Contacts")
         yield from to_list(device)
         yield tap(device, desc="Create contact")
         yield type_into(device, params["first"], rid="field_first")
@@ -268,7 +267,6 @@ class ContactsDeleteMissing(Task):
         return {"name": f"{first} {last}"}
 
     def oracle(self, device: Device) -> Iterator[Action]:
-        yield Action("open_app", app_name="Contacts")
         yield from to_list(device)
         yield type_into(device, self.params["name"], rid="search_bar")
         yield Action("status", goal_status="infeasible")

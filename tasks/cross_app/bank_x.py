@@ -24,7 +24,6 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.bank.common import (
     CHECKING,
     MEMOS,
-    choice,
     contacts_to_pay,
     dollars,
     money_on_screen,
@@ -34,6 +33,7 @@ from phoneworld_gym.tasks.bank.common import (
 from phoneworld_gym.tasks.bank.edit import sent_checks
 from phoneworld_gym.tasks.calendar.common import epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,

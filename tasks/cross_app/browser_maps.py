@@ -18,13 +18,19 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe, Row
+from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import normalize
-from phoneworld_gym.oracle import find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.browser.common import bookmark_here, of_kind, open_url
 from phoneworld_gym.tasks.calendar.common import TODAY, clock, create_event, day_words, epoch_ms
-from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact, same_name
+from phoneworld_gym.tasks.contacts.common import (
+    browse_to_contact,
+    open_contact,
+    same_name,
+    to_list,
+)
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.maps.common import (
     browse_to_place,
     businesses,
@@ -45,12 +51,6 @@ from phoneworld_gym.tasks.messages.common import (
     thread_from_contacts,
 )
 from phoneworld_gym.validators import added, same_phone, same_text, states
-
-
-def _pick(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("nothing fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 @register_task
@@ -82,8 +82,8 @@ class CrossAppShareHomeAddress(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = [r for r in probe.contacts() if r["display_name"] and r["postal_address"]]
-        a = _pick(rng, rows)
-        b = _pick(rng, [r for r in texters(probe, unread=False)
+        a = choice(rng, rows)
+        b = choice(rng, [r for r in texters(probe, unread=False)
                         if not same_name(r["display_name"], a["display_name"])])
         return {"whose": a["display_name"], "whose_id": int(a["_id"]), "to": b["display_name"],
                 "to_number": b["number"]}
@@ -151,7 +151,7 @@ class CrossAppSavePlaceNumber(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         taken = {normalize(r["display_name"]) for r in probe.contacts()}
-        row = _pick(rng, [r for r in businesses(probe) if normalize(r["name"]) not in taken])
+        row = choice(rng, [r for r in businesses(probe) if normalize(r["name"]) not in taken])
         return {"place": row["name"], "key": row["_id"]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
@@ -160,11 +160,7 @@ class CrossAppSavePlaceNumber(Task):
                                               "number": same_phone(phone)}))
 
     def _save(self, device: Device, number: str) -> Iterator[Action]:
-        yield Action("open_app", app_name="Contacts")
-        for _ in range(4):
-            if find(device, rid="search_bar") is not None:
-                break
-            yield Action("navigate_back")
+        yield from to_list(device)
         yield tap(device, desc="Create contact")
         yield type_into(device, self.params["place"], rid="field_first")
         yield type_into(device, number, rid="field_phone")
@@ -226,8 +222,8 @@ class CrossAppTextWalkTime(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = places(probe)
         me = home(rows)
-        place = _pick(rng, [r for r in businesses(probe) if walk_minutes(me, r) < 60])
-        person = _pick(rng, texters(probe, unread=False))
+        place = choice(rng, [r for r in businesses(probe) if walk_minutes(me, r) < 60])
+        person = choice(rng, texters(probe, unread=False))
         return {"name": person["display_name"], "number": person["number"],
                 "place": place["name"], "key": place["_id"]}
 
@@ -296,9 +292,9 @@ class CrossAppBookmarkTextedLink(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        person = _pick(rng, texters(probe, unread=False))
+        person = choice(rng, texters(probe, unread=False))
         marked = {b["url"] for b in probe.query("browser/bookmarks")}
-        recipe = _pick(rng, [r for r in of_kind(probe, "recipe") if r["_id"] not in marked])
+        recipe = choice(rng, [r for r in of_kind(probe, "recipe") if r["_id"] not in marked])
         return {"name": person["display_name"], "number": person["number"],
                 "url": recipe["_id"], "dish": recipe["dish"]}
 
@@ -370,8 +366,8 @@ class CrossAppEventAtPlace(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        place = _pick(rng, businesses(probe))
-        person = _pick(rng, [r for r in probe.contacts() if r["display_name"]])
+        place = choice(rng, businesses(probe))
+        person = choice(rng, [r for r in probe.contacts() if r["display_name"]])
         day = TODAY + dt.timedelta(days=int(rng.integers(1, 30)))
         start = dt.time(int(rng.integers(9, 19)), int(rng.choice([0, 30])))
         end = (dt.datetime.combine(day, start) + dt.timedelta(hours=1)).time()

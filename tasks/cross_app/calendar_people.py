@@ -16,14 +16,9 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import elements, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import (
-    by_id,
-    choice,
-    open_event,
-    open_event_by_day,
-    upcoming,
-)
+from phoneworld_gym.tasks.calendar.common import by_id, open_event, open_event_by_day, upcoming
 from phoneworld_gym.tasks.calendar.people import ATTENDEES, emailed_contacts, guests_by_event
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import SENT, send_to
 from phoneworld_gym.validators import added, same_phone, states
 

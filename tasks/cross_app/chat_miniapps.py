@@ -22,7 +22,6 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import TODAY, clock, create_event, day_words, epoch_ms
 from phoneworld_gym.tasks.chat.common import (
     chats,
-    choice,
     last_text,
     open_chat,
     opened,
@@ -30,6 +29,7 @@ from phoneworld_gym.tasks.chat.common import (
     share_to,
 )
 from phoneworld_gym.tasks.clock.common import add_alarm, time_text
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.miniapps.coffee import MILKS, SIZES, new_rows, order_drink
 from phoneworld_gym.tasks.miniapps.splitbill import split
 from phoneworld_gym.validators import ANY, added, one_of, same_text, states
@@ -269,8 +269,6 @@ class LongHorizonDinnerPlan(Task):
         wrong = f"{float(self.params['deposit']) + 10:.2f}"
         yield from self._run(device, wrong)
         yield Action("status", goal_status="complete")
-
-
 
 
 @register_task

@@ -19,7 +19,8 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to
 from phoneworld_gym.tasks.contacts.common import same_name
-from phoneworld_gym.tasks.shopping.common import choice, open_order
+from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.shopping.common import open_order
 
 ADDRESS_FIELDS = ("street", "city", "state", "zip")
 _ADDRESS = re.compile(r"^\s*(?P<street>[^,]+),\s*(?P<city>[^,]+),\s*(?P<state>[A-Za-z]{2})\s+"

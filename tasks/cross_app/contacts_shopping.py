@@ -31,7 +31,8 @@ from phoneworld_gym.tasks.cross_app.common import (
     simple_products,
     split_address,
 )
-from phoneworld_gym.tasks.shopping.common import choice, open_order, open_product
+from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.shopping.common import open_order, open_product
 from phoneworld_gym.validators import added, expect, same_text
 
 
@@ -200,7 +201,6 @@ class CrossAppOrderAddressToContact(Task):
         yield Action("status", goal_status="complete")
 
     def _create_contact(self, device: Device, address: str) -> Iterator[Action]:
-        yield Action("open_app", app_name="Contacts")
         yield from to_list(device)
         yield tap(device, desc="Create contact")
         yield type_into(device, self.params["first"], rid="field_first")

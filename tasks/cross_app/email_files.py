@@ -31,18 +31,13 @@ from phoneworld_gym.tasks.files.common import (
     open_folder,
     sha,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import expect, same_text
 
 
 def _people(probe: Probe) -> list[Row]:
     return sorted((c for c in probe.contacts() if c["email"] and c["display_name"]),
                   key=lambda c: c["display_name"])
-
-
-def _pick(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no contact with an email address")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def _only(email: str) -> Any:
@@ -74,7 +69,7 @@ class EmailShareDownload(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        c = _pick(rng, _people(probe))
+        c = choice(rng, _people(probe))
         return {"file": new_file(rng), "name": c["display_name"], "email": c["email"]}
 
     def setup(self, device: Device) -> None:
@@ -136,7 +131,7 @@ class EmailSaveAttachment(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        c = _pick(rng, _people(probe))
+        c = choice(rng, _people(probe))
         return {"name": c["display_name"], "email": c["email"],
                 "subject": cls.SUBJECTS[int(rng.integers(len(cls.SUBJECTS)))],
                 "attachment": new_file(rng)}
@@ -202,7 +197,7 @@ class EmailForwardLatestOrder(Task):
         orders = sorted(probe.query("shopping/orders"), key=lambda o: (o["date"], o["_id"]))
         if len(orders) < 2:
             raise RuntimeError("needs two Shopping orders")
-        c = _pick(rng, _people(probe))
+        c = choice(rng, _people(probe))
         return {"order": orders[-1]["_id"], "older": orders[-2]["_id"],
                 "name": c["display_name"], "email": c["email"]}
 

@@ -32,7 +32,8 @@ from phoneworld_gym.tasks.fitness.common import (
     to_main,
     week_start,
 )
-from phoneworld_gym.tasks.messages.common import SENT, choice, texters
+from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.validators import added, same_phone, states
 
 #: planned runs setup puts in Calendar (none is seeded)
@@ -205,7 +206,6 @@ class CrossAppFitnessWeekToMessages(Task):
         """Shares last week's summary instead."""
         yield from self._share(device, 1, self.params["name"])
         yield Action("status", goal_status="complete")
-
 
 
 @register_task

@@ -20,7 +20,6 @@ from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.food.common import (
     browse_to_restaurant,
     checkout,
-    choice,
     live_order,
     open_live_order,
     open_restaurant,
@@ -29,6 +28,7 @@ from phoneworld_gym.tasks.food.common import (
     pick_line,
     requested,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
@@ -229,7 +229,6 @@ class CrossAppFoodChatRequest(Task):
                  if o["dish_id"] == self.params["dish_id"] and o["kind"] == "size"]
         yield from self._run(device, next(s for s in sizes if s != self.params["size"]))
         yield Action("status", goal_status="complete")
-
 
 
 @register_task

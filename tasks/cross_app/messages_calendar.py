@@ -20,7 +20,6 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import (
     TODAY,
     by_id,
-    choice,
     clock,
     create_event,
     day_words,
@@ -30,6 +29,7 @@ from phoneworld_gym.tasks.calendar.common import (
     other_event,
     upcoming,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,

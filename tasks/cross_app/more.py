@@ -34,7 +34,8 @@ from phoneworld_gym.tasks.cross_app.common import (
     same_address,
     split_address,
 )
-from phoneworld_gym.tasks.shopping.common import choice, open_tab
+from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.shopping.common import open_tab
 from phoneworld_gym.validators import changed, expect, same_text
 
 

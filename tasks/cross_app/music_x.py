@@ -21,6 +21,7 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -31,7 +32,6 @@ from phoneworld_gym.tasks.messages.common import (
 )
 from phoneworld_gym.tasks.music.common import (
     add_to_playlist,
-    choice,
     playlists,
     song_menu,
     songs,

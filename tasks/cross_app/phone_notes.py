@@ -19,10 +19,12 @@ from phoneworld_gym.life import random_phone
 from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.contacts.common import other_person
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.tasks.notes.common import open_note, titled
 from phoneworld_gym.tasks.notes.common import to_main as notes_main
-from phoneworld_gym.tasks.phone.common import MISSED, choice, key, other
+from phoneworld_gym.tasks.phone.common import MISSED, key
 from phoneworld_gym.tasks.phone.common import to_main as phone_main
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
@@ -248,7 +250,7 @@ class CrossAppShareNoteByText(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Sends it to someone else (the same first name when there is one)."""
-        wrong = other(texters(device.probe), self.params["name"])["display_name"]
+        wrong = other_person(texters(device.probe), self.params["name"])["display_name"]
         yield from self._share(device, wrong)
         yield Action("status", goal_status="complete")
 

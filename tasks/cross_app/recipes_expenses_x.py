@@ -22,10 +22,10 @@ from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import open_mini
 from phoneworld_gym.tasks.expenses.common import TODAY, about, add_entry
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.recipes.common import (
     browse_to_recipe,
     by_id,
-    choice,
     open_recipe,
     other_servings,
     recipes,

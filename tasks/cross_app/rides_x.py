@@ -26,13 +26,13 @@ from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms, open_event
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.tasks.rides.common import (
     NOW,
     available,
     book,
     by_key,
-    choice,
     clock,
     day_words,
     open_scheduled,

@@ -28,8 +28,9 @@ from phoneworld_gym.tasks.calendar.common import (
     upcoming,
 )
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
+from phoneworld_gym.tasks.kit import pick_date
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
-from phoneworld_gym.tasks.todo.common import my_tasks, open_list, pick_due
+from phoneworld_gym.tasks.todo.common import my_tasks, open_list
 from phoneworld_gym.tasks.weather.common import TODAY, day_of, open_day, unit
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
@@ -162,7 +163,7 @@ class CrossAppTodoForEvent(Task):
         yield from open_list(device, "My Tasks")
         yield tap(device, desc="Create new task")
         yield type_into(device, self.params["title"], rid="task_title_edit")
-        yield from pick_due(device, day + dt.timedelta(days=shift))
+        yield from pick_date(device, day + dt.timedelta(days=shift), "due_date")
         yield tap(device, text="Save", rid="save")
 
     def oracle(self, device: Device) -> Iterator[Action]:

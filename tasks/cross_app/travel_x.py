@@ -22,13 +22,13 @@ from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
     book_room,
     by_id,
     cheapest,
-    choice,
     day_words,
     open_booking,
     search,

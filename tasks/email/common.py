@@ -16,6 +16,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 MAIL = "email/messages"
 #: folders a received message can be in (not Sent, Drafts or Trash)
@@ -71,12 +72,8 @@ def day_of(ms: int) -> dt.date:
 
 def to_inbox(device: Device) -> Iterator[Action]:
     """Open Email and back out to the mail list."""
-    yield Action("open_app", app_name="Email")
-    for _ in range(5):
-        if find(device, rid="open_search") is not None and \
-                find(device, rid="drawer") is None and find(device, rid="popup_menu") is None:
-            return
-        yield Action("navigate_back")
+    yield from open_root(device, "Email", lambda d: find(d, rid="open_search") is not None
+                         and find(d, rid="drawer") is None and find(d, rid="popup_menu") is None)
 
 
 def search(device: Device, query: str) -> Iterator[Action]:

@@ -26,6 +26,7 @@ from phoneworld_gym.oracle import (
     text_of,
     type_into,
 )
+from phoneworld_gym.tasks.kit import open_root, pick_date
 
 LABEL = "Expenses"
 TODAY = dt.date(2026, 3, 14)
@@ -38,12 +39,6 @@ NEW_NOTES: tuple[str, ...] = (
     "Laundromat", "Parking meter", "Bakery", "Umbrella", "Board game", "Ferry ticket",
     "Sunscreen", "Ice cream", "Plant pots", "Cinema snacks", "Key copy", "Batteries",
 )
-
-
-def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
-    if not rows:
-        raise RuntimeError("no expense fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def money(v: float) -> str:
@@ -88,15 +83,12 @@ def unique_entries(probe: Probe, month: str = "") -> list[Row]:
 
 def to_tab(device: Device, tab: str) -> Iterator[Action]:
     """Open Expenses and its bottom tab ``tab`` (Entries, Summary, Budgets)."""
-    yield Action("open_app", app_name=LABEL)
-    for _ in range(6):
-        i = find(device, desc=tab, rid="nav_" + tab.lower())
-        if i is not None:
-            if not elements(device)[i].is_selected:
-                yield Action("click", index=i)
-            return
-        yield Action("navigate_back")
-    raise OracleError(f"the {tab} tab never showed")
+    rid = "nav_" + tab.lower()
+    yield from open_root(device, LABEL, lambda d: find(d, desc=tab, rid=rid) is not None,
+                         tries=6, fail=f"the {tab} tab never showed")
+    i = find(device, desc=tab, rid=rid)
+    if i is not None and not elements(device)[i].is_selected:
+        yield Action("click", index=i)
 
 
 def to_month(device: Device, month: str) -> Iterator[Action]:
@@ -151,21 +143,6 @@ def open_entry_by_category(device: Device, note: str, day: dt.date) -> Iterator[
     raise OracleError(f"no entry {note!r} on {day} under {category}")
 
 
-def pick_date(device: Device, day: dt.date) -> Iterator[Action]:
-    """In the editor: open the date picker, step to the month, tap the day, OK."""
-    yield tap(device, rid="date")
-    for _ in range(24):
-        shown = text_of(device, rid="month_title") or ""
-        have_d = dt.datetime.strptime(shown, "%B %Y").date()
-        have = have_d.year * 12 + have_d.month
-        want = day.year * 12 + day.month
-        if have == want:
-            break
-        yield tap(device, desc="Next month" if want > have else "Previous month")
-    yield tap(device, desc=f"{day_words(day)}, {day.year}")
-    yield tap(device, text="OK", rid="button1")
-
-
 def fill_entry(device: Device, amount: str, category: str, note: str,
                day: dt.date | None) -> Iterator[Action]:
     """In the editor: the amount, the category from the sheet, the note, the date (when
@@ -175,7 +152,7 @@ def fill_entry(device: Device, amount: str, category: str, note: str,
     yield tap(device, text=category, rid="sheet_item_title")
     yield type_into(device, note, rid="note")
     if day is not None:
-        yield from pick_date(device, day)
+        yield from pick_date(device, day, "date")
     yield tap(device, text="Save", rid="save")
 
 

@@ -21,7 +21,6 @@ from phoneworld_gym.tasks.expenses.common import (
     about,
     add_entry,
     cents,
-    choice,
     day_words,
     month_label,
     open_entry,
@@ -29,6 +28,7 @@ from phoneworld_gym.tasks.expenses.common import (
     to_tab,
     unique_entries,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, changed, removed, same_text
 
 MARCH = TODAY.isoformat()[:7]

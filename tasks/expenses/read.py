@@ -17,13 +17,13 @@ from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.expenses.common import (
     TODAY,
-    choice,
     day_label,
     day_words,
     month_label,
     to_month,
     to_tab,
 )
+from phoneworld_gym.tasks.kit import choice
 
 
 def _spent(rows: list[dict[str, Any]], *, month: str = "", category: str = "",

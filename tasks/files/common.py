@@ -15,6 +15,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Row
 from phoneworld_gym.oracle import find, scroll_to, tap
+from phoneworld_gym.tasks.kit import open_root
 
 FILES = "files"
 DOWNLOAD = "/sdcard/Download"
@@ -60,11 +61,7 @@ def row(rows: list[Row], path: str) -> Row:
 
 def to_browse(device: Device) -> Iterator[Action]:
     """Open Files and back out to Browse."""
-    yield Action("open_app", app_name="Files")
-    for _ in range(6):
-        if find(device, rid="internal_storage_title") is not None:
-            return
-        yield Action("navigate_back")
+    yield from open_root(device, "Files", "internal_storage_title", tries=6)
 
 
 def open_folder(device: Device, folder: str, by_storage: bool = False) -> Iterator[Action]:

@@ -15,11 +15,10 @@ import datetime as dt
 import re
 from collections.abc import Generator, Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of, type_into
+from phoneworld_gym.tasks.kit import open_root, pick_date
 from phoneworld_gym.tasks.settings.common import set_slider
 
 NOW = dt.datetime(2026, 3, 14, 10, 30)
@@ -29,12 +28,6 @@ LABELS = {"walk": "Walk", "run": "Run", "ride": "Ride", "swim": "Swim"}
 #: goal -> (_id in fitness/goals, label, smallest, largest, step), as the app's editor shows
 GOALS = {"daily_steps": (1, "Daily steps", 2000, 20000, 500),
          "weekly_active_minutes": (2, "Weekly active minutes", 60, 900, 10)}
-
-
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no activity fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def start(r: Row) -> dt.datetime:
@@ -105,18 +98,9 @@ def minutes_of(text: str) -> int:
 # -- UI paths --------------------------------------------------------------------------------------
 def to_main(device: Device) -> Iterator[Action]:
     """Open Fitness and back out to Home."""
-    yield Action("open_app", app_name="Fitness")
-    for _ in range(6):
-        if find(device, rid="add_activity") is not None:
-            return
-        if find(device, desc="Home", rid="nav_home") is not None:
-            yield tap(device, desc="Home", rid="nav_home")
-            return
-        yield Action("navigate_back")
-        if find(device, rid="add_activity") is None and \
-                device.probe.foreground_app() != "com.phoneworld.fitness":
-            yield Action("open_app", app_name="Fitness")
-    raise OracleError("Fitness's Home never showed")
+    yield from open_root(device, "Fitness", "add_activity", tries=6, tab="nav_home",
+                         tab_desc="Home", package="com.phoneworld.fitness",
+                         fail="Fitness's Home never showed")
 
 
 def to_journal(device: Device, *, month: bool = False, back: int = 0,
@@ -164,21 +148,6 @@ def open_activity(device: Device, r: Row, filtered: bool = True) -> Iterator[Act
     yield tap(device, desc=desc, rid="activity_row")
 
 
-def pick_day(device: Device, day: dt.date) -> Iterator[Action]:
-    """In "Add activity": the date picker, stepped to the month, the day, OK."""
-    yield tap(device, rid="start_date")
-    for _ in range(24):
-        shown = text_of(device, rid="month_title") or ""
-        mon, _, year = shown.partition(" ")
-        have = int(year) * 12 + dt.datetime.strptime(mon, "%B").month
-        want = day.year * 12 + day.month
-        if have == want:
-            break
-        yield tap(device, desc="Next month" if want > have else "Previous month")
-    yield tap(device, desc=f"{day_words(day)}, {day.year}")
-    yield tap(device, text="OK", rid="button1")
-
-
 def pick_time(device: Device, t: dt.time) -> Iterator[Action]:
     """In "Add activity": the time picker (keyboard mode), hour, minute, AM/PM, OK."""
     yield tap(device, rid="start_time")
@@ -197,7 +166,7 @@ def log_activity(device: Device, kind: str, when: dt.datetime, minutes: int,
     if kind != "walk":
         yield tap(device, text=LABELS[kind], rid="type_chip")
     if when.date() != TODAY:
-        yield from pick_day(device, when.date())
+        yield from pick_date(device, when.date(), "start_date")
     yield from pick_time(device, when.time())
     yield type_into(device, str(minutes), rid="duration")
     if km:

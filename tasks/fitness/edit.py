@@ -21,7 +21,6 @@ from phoneworld_gym.tasks.fitness.common import (
     TODAY,
     YESTERDAY,
     activities,
-    choice,
     clock,
     day_words,
     distinct,
@@ -29,12 +28,12 @@ from phoneworld_gym.tasks.fitness.common import (
     log_activity,
     minutes_of,
     open_activity,
-    pick_day,
     set_goal,
     start,
     to_journal,
     to_main,
 )
+from phoneworld_gym.tasks.kit import choice, pick_date
 from phoneworld_gym.validators import added, changed, removed
 
 
@@ -341,7 +340,7 @@ class FitnessLogNextWeek(Task):
         yield from to_main(device)
         yield tap(device, desc="Add activity", rid="add_activity")
         yield tap(device, text="Run", rid="type_chip")
-        yield from pick_day(device, dt.date.fromisoformat(self.params["date"]))
+        yield from pick_date(device, dt.date.fromisoformat(self.params["date"]), "start_date")
         yield type_into(device, str(self.params["minutes"]), rid="duration")
         yield tap(device, text="Save", rid="save")
         if not text_of(device, rid="error_text"):

@@ -18,7 +18,6 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.fitness.common import (
     TODAY,
     activities,
-    choice,
     day_words,
     distinct,
     in_days,
@@ -29,6 +28,7 @@ from phoneworld_gym.tasks.fitness.common import (
     to_journal,
     week_start,
 )
+from phoneworld_gym.tasks.kit import choice
 
 LAST_WEEK = (week_start(TODAY) - dt.timedelta(days=7), week_start(TODAY) - dt.timedelta(days=1))
 THIS_MONTH = (TODAY.replace(day=1), TODAY)

@@ -22,6 +22,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import choice, open_root
 
 #: the tips checkout offers, and the one it starts with
 TIPS: tuple[float, ...] = (0.0, 2.0, 3.0, 5.0)
@@ -33,12 +34,6 @@ SIZE_NAMES: tuple[str, ...] = ("Small", "Medium", "Large", "Regular", "Single", 
 #: how a request spells a count of dishes
 COUNT_WORDS: dict[str, int] = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                                "six": 6}
-
-
-def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
-    if not rows:
-        raise RuntimeError("no food row fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def split(value: str) -> list[str]:
@@ -110,17 +105,8 @@ def live_order(rows: list[Row]) -> Row:
 # -- UI paths ------------------------------------------------------------------------------------
 def to_home(device: Device) -> Iterator[Action]:
     """Open Food on its home feed (from anywhere)."""
-    yield Action("open_app", app_name="Food")
-    for _ in range(6):
-        if find(device, rid="home_feed") is not None:
-            return
-        if find(device, desc="Home", rid="nav_home") is not None:
-            yield tap(device, desc="Home", rid="nav_home")
-            return
-        yield Action("navigate_back")
-        if device.probe.foreground_app() != "com.phoneworld.food":
-            yield Action("open_app", app_name="Food")
-    raise OracleError("the Food home feed never showed")
+    yield from open_root(device, "Food", "home_feed", tries=6, tab="nav_home", tab_desc="Home",
+                         package="com.phoneworld.food", fail="the Food home feed never showed")
 
 
 def open_live_order(device: Device, from_shade: bool = False) -> Iterator[Action]:

@@ -20,7 +20,6 @@ from phoneworld_gym.tasks.food.common import (
     TIPS,
     browse_to_restaurant,
     checkout,
-    choice,
     open_dish,
     open_restaurant,
     order_dish,
@@ -31,6 +30,7 @@ from phoneworld_gym.tasks.food.common import (
     restaurants,
     to_home,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import ANY, added, expect, removed
 
 

@@ -16,7 +16,6 @@ from phoneworld_gym.matchers import NumberMatch, TimeMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.food.common import (
-    choice,
     dish_price,
     find_dish,
     live_order,
@@ -28,6 +27,7 @@ from phoneworld_gym.tasks.food.common import (
     split,
     to_home,
 )
+from phoneworld_gym.tasks.kit import choice
 
 
 @register_task

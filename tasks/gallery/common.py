@@ -14,11 +14,10 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.oracle import scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import open_root
 from phoneworld_gym.validators import Check, Diff, added
 
 CAMERA = "/sdcard/DCIM/Camera/"
@@ -67,12 +66,6 @@ def shown(t: dt.datetime) -> str:
     return f"{t.strftime('%b')} {t.day}, {t.year}, {clock(t)}"
 
 
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no photo fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
-
-
 def unique_minute(rows: list[Row]) -> list[Row]:
     """Photos no other photo shares the day and minute with (so "the photo I took on March 2
     at 12:37 PM" names one)."""
@@ -94,14 +87,7 @@ def trashed(diff: Diff, *paths: str) -> list[Check]:
 # -- UI paths ----------------------------------------------------------------------------------
 def to_photos(device: Device) -> Iterator[Action]:
     """Open the Gallery on its Photos tab."""
-    yield Action("open_app", app_name="Gallery")
-    for _ in range(5):
-        if find(device, rid="photos_list") is not None:
-            return
-        if find(device, rid="nav_photos") is not None:
-            yield tap(device, rid="nav_photos")
-            continue
-        yield Action("navigate_back")
+    yield from open_root(device, "Gallery", "photos_list", tab="nav_photos")
 
 
 def open_photo(device: Device, when: dt.datetime) -> Iterator[Action]:

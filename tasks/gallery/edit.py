@@ -24,7 +24,6 @@ from phoneworld_gym.tasks.gallery.common import (
     SCREENSHOTS,
     browse_to_photo,
     camera_photos,
-    choice,
     clock,
     day_words,
     delete_open_photo,
@@ -36,6 +35,7 @@ from phoneworld_gym.tasks.gallery.common import (
     trashed,
     unique_minute,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import ANY, added, changed, removed
 
 

@@ -24,7 +24,6 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.bank.common import (
     CHECKING,
     SAVINGS,
-    choice,
     contacts_to_pay,
     dollars,
     fill_amount,
@@ -34,6 +33,7 @@ from phoneworld_gym.tasks.bank.common import (
 from phoneworld_gym.tasks.bank.edit import balance_change, near, sent_checks
 from phoneworld_gym.tasks.calendar.common import create_event, day_words, epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat, send_text
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,

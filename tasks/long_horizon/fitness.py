@@ -47,9 +47,9 @@ from phoneworld_gym.tasks.fitness.common import (
     week_start,
     weeks_back,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     SENT,
-    choice,
     last_received,
     open_thread,
     texters,

@@ -25,6 +25,7 @@ from phoneworld_gym.tasks.calendar.common import TODAY, epoch_ms, open_event, op
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.contacts.common import same_name
 from phoneworld_gym.tasks.cross_app.music_x import ARRIVED, quoted
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -35,7 +36,6 @@ from phoneworld_gym.tasks.messages.common import (
 )
 from phoneworld_gym.tasks.music.common import (
     add_to_playlist,
-    choice,
     create_playlist,
     open_playlist,
     search,

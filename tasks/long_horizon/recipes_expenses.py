@@ -25,6 +25,7 @@ from phoneworld_gym.oracle import OracleError, scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.expenses.common import about, add_entry, day_words
+from phoneworld_gym.tasks.kit import choice, pick_date
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -36,13 +37,12 @@ from phoneworld_gym.tasks.messages.common import (
 from phoneworld_gym.tasks.recipes.common import (
     browse_to_recipe,
     by_id,
-    choice,
     list_rows,
     open_recipe,
     recipes,
     set_servings,
 )
-from phoneworld_gym.tasks.todo.common import my_tasks, open_list, pick_due
+from phoneworld_gym.tasks.todo.common import my_tasks, open_list
 from phoneworld_gym.validators import added, same_phone, same_text
 
 TODAY = dt.date(2026, 3, 14)
@@ -252,7 +252,7 @@ class LongHorizonGroceryHalf(Task):
         yield from open_list(device, "My Tasks")
         yield tap(device, desc="Create new task")
         yield type_into(device, f"Pay {p['first']} back", rid="task_title_edit")
-        yield from pick_due(device, _day(due))
+        yield from pick_date(device, _day(due), "due_date")
         yield tap(device, text="High", rid="priority_option")
         yield tap(device, text="Save", rid="save")
         yield from open_thread(device, p["name"])

@@ -15,6 +15,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
@@ -28,7 +29,6 @@ from phoneworld_gym.tasks.travel.common import (
     book_cheapest_here,
     by_id,
     cheapest,
-    choice,
     day_words,
     find_hotel,
     search,

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 WALK_MPH = 3.0
@@ -49,24 +48,10 @@ def walk_minutes(a: Row, b: Row) -> int:
     return max(1, int(round(grid_miles(a, b) / WALK_MPH * 60)))
 
 
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no place fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
-
-
 def to_explore(device: Device) -> Iterator[Action]:
     """Open Maps and get back to the Explore map (its tab in the bottom bar, or back)."""
-    yield Action("open_app", app_name="Maps")
-    for _ in range(6):
-        if find(device, rid="search_bar") is not None:
-            return
-        if find(device, desc="Explore", rid="nav_explore") is not None:
-            yield tap(device, desc="Explore", rid="nav_explore")
-        elif device.probe.foreground_app() != PACKAGE:
-            yield Action("open_app", app_name="Maps")
-        else:
-            yield Action("navigate_back")
+    yield from open_root(device, "Maps", "search_bar", tries=6, tab="nav_explore",
+                         tab_desc="Explore", package=PACKAGE)
 
 
 def open_place(device: Device, name: str) -> Iterator[Action]:

@@ -14,12 +14,12 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch, PhoneMatch, TimeMatch
 from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.maps.common import (
     DAYS,
     browse_to_place,
     businesses,
     by_key,
-    choice,
     closing_text,
     grid_miles,
     home,

@@ -8,14 +8,13 @@ phone whose messaging app shows conversations the same way.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-
-import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import elements, find, scroll_to, tap, type_into
+from phoneworld_gym.oracle import elements, scroll_to, tap, type_into
+from phoneworld_gym.tasks.contacts.common import number_key as key
+from phoneworld_gym.tasks.kit import open_root
 
 INBOX, SENT = 1, 2
 
@@ -28,12 +27,6 @@ BODIES: tuple[str, ...] = (
     "Congrats on the new job!", "Can we reschedule to Friday?", "Leaving now, see you soon",
     "Please pick up some bread", "Good luck with the exam today",
 )
-
-
-def key(number: str) -> str:
-    """The last ten digits: one person's number however it is written."""
-    d = re.sub(r"\D", "", str(number))
-    return d[-10:] if d else str(number).strip().lower()
 
 
 def thread(rows: list[Row], number: str) -> list[Row]:
@@ -76,27 +69,9 @@ def texters(probe: Probe, *, unread: bool | None = False, with_thread: bool | No
     return uniq
 
 
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no row fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
-
-
-def other(rows: list[Row], name: str) -> Row:
-    """Someone else, preferably with the same first name (the likely mix-up)."""
-    first = name.split()[0]
-    pool = [r for r in rows if r["display_name"] != name]
-    same = [r for r in pool if r["display_name"].split()[0] == first]
-    return (same or pool)[0]
-
-
 def to_list(device: Device) -> Iterator[Action]:
     """Open Messages and back out to the conversation list."""
-    yield Action("open_app", app_name="Messages")
-    for _ in range(5):
-        if find(device, rid="search_bar") is not None:
-            return
-        yield Action("navigate_back")
+    yield from open_root(device, "Messages", "search_bar")
 
 
 def open_thread(device: Device, name: str) -> Iterator[Action]:

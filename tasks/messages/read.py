@@ -14,9 +14,9 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import elements
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
-    choice,
     key,
     last_received,
     open_thread,

@@ -15,13 +15,13 @@ from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES, random_phone
 from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import OracleError, find, tap, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.contacts.common import other_person
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
     BODIES,
     SENT,
-    choice,
     key,
     open_thread,
-    other,
     send_to,
     texters,
     thread,
@@ -84,7 +84,7 @@ class MessagesSendText(Task):
         """Sends the text to someone else (the same first name when there is one)."""
         pool = [c for c in device.probe.contacts()
                 if key(c["number"]) in {key(t["number"]) for t in texters(device.probe)}]
-        yield from send_to(device, other(pool, self.params["name"])["display_name"],
+        yield from send_to(device, other_person(pool, self.params["name"])["display_name"],
                            self.params["body"])
         yield Action("status", goal_status="complete")
 

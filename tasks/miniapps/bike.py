@@ -14,13 +14,8 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import (
-    ShareResultTask,
-    chats,
-    choice,
-    open_mini,
-    share_to,
-)
+from phoneworld_gym.tasks.chat.common import ShareResultTask, chats, open_mini, share_to
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, expect
 
 LABEL = "CityBike"
@@ -147,7 +142,6 @@ class BikeRideShare(ShareResultTask):
     def _run(self, device: Device, chat: str) -> Iterator[Action]:
         yield from ride(device, self.params["start"], self.params["end"])
         yield from share_to(device, chat)
-
 
 
 @register_task

@@ -16,13 +16,8 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import (
-    ShareResultTask,
-    chats,
-    choice,
-    open_mini,
-    share_to,
-)
+from phoneworld_gym.tasks.chat.common import ShareResultTask, chats, open_mini, share_to
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, changed
 
 LABEL = "Pay Bills"
@@ -138,7 +133,6 @@ class BillsPayShare(ShareResultTask):
     def _run(self, device: Device, chat: str) -> Iterator[Action]:
         yield from pay(device, self.params["kind"].title(), self.params["biller"])
         yield from share_to(device, chat)
-
 
 
 @register_task

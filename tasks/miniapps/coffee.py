@@ -14,13 +14,8 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, StringMatch
 from phoneworld_gym.oracle import scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import (
-    ShareResultTask,
-    chats,
-    choice,
-    open_mini,
-    share_to,
-)
+from phoneworld_gym.tasks.chat.common import ShareResultTask, chats, open_mini, share_to
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, expect
 
 SIZES = ("Small", "Medium", "Large")
@@ -142,7 +137,6 @@ class CoffeeOrderShare(ShareResultTask):
         p = self.params
         yield from order_drink(device, p["drink"], p["size"], "Whole milk")
         yield from share_to(device, chat)
-
 
 
 @register_task

@@ -14,13 +14,8 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import elements, scroll_to, tap
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import (
-    ShareResultTask,
-    chats,
-    choice,
-    open_mini,
-    share_to,
-)
+from phoneworld_gym.tasks.chat.common import ShareResultTask, chats, open_mini, share_to
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added
 
 LABEL = "CinemaGo"
@@ -156,7 +151,6 @@ class MoviesBuyShare(ShareResultTask):
         p = self.params
         yield from buy(device, p["film"], p["day"], p["time"], p["seats"].split(" and "))
         yield from share_to(device, chat)
-
 
 
 @register_task

@@ -15,13 +15,8 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import Expected, StringMatch
 from phoneworld_gym.oracle import scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import (
-    ShareResultTask,
-    chats,
-    choice,
-    open_mini,
-    share_to,
-)
+from phoneworld_gym.tasks.chat.common import ShareResultTask, chats, open_mini, share_to
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import changed, expect
 
 LABEL = "Parcel"
@@ -139,7 +134,6 @@ class ParcelWindowShare(ShareResultTask):
         yield from share_to(device, chat)
 
 
-
 @register_task
 class ParcelExpectedDay(Task):
     """Read the day a parcel in transit is expected.
@@ -222,8 +216,6 @@ class ParcelCancelInfeasible(Task):
         """Sends it to a locker instead and claims success."""
         yield from redirect(device, self.params["item"], self.params["sender"], LOCKERS[0])
         yield Action("status", goal_status="complete")
-
-
 
 
 @register_task

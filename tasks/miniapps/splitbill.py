@@ -14,7 +14,8 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import elements, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.chat.common import chats, choice, open_mini, share_to
+from phoneworld_gym.tasks.chat.common import chats, open_mini, share_to
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import added, states
 
 LABEL = "Split"

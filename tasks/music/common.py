@@ -16,7 +16,8 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, type_into
+from phoneworld_gym.oracle import elements, find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 #: names a task asks to give a new playlist (none is seeded)
 NEW_PLAYLISTS: tuple[str, ...] = (
@@ -25,12 +26,6 @@ NEW_PLAYLISTS: tuple[str, ...] = (
     "Sing Along", "Deep Focus", "Sunset Drive", "Brunch Beats", "Slow Dance",
     "Night Owl", "Feel Good Friday", "Jam Session", "Lazy Sunday", "Power Hour",
 )
-
-
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("nothing in the music library fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def songs(probe: Probe, *, available: bool | None = True) -> list[Row]:
@@ -63,20 +58,13 @@ def unused_name(rng: np.random.Generator, probe: Probe) -> str:
 def to_tab(device: Device, tab: str) -> Iterator[Action]:
     """Open Music, back out to a screen with the navigation bar, then the tab ``tab`` ("Home",
     "Search" or "Your Library")."""
-    yield Action("open_app", app_name="Music")
-    for _ in range(6):
-        if find(device, desc=tab, rid=f"nav_{tab.lower().replace(' ', '_')}") is not None:
-            break
-        yield Action("navigate_back")
-        if device.probe.foreground_app() != "com.phoneworld.music":
-            yield Action("open_app", app_name="Music")
-    else:
-        raise OracleError("the Music tabs never showed")
-    i = find(device, desc=tab, rid=f"nav_{tab.lower().replace(' ', '_')}")
-    from phoneworld_gym.oracle import elements
-
+    rid = f"nav_{tab.lower().replace(' ', '_')}"
+    yield from open_root(device, "Music", lambda d: find(d, desc=tab, rid=rid) is not None,
+                         tries=6, package="com.phoneworld.music",
+                         fail="the Music tabs never showed")
+    i = find(device, desc=tab, rid=rid)
     if i is None or not elements(device)[i].is_selected:
-        yield tap(device, desc=tab, rid=f"nav_{tab.lower().replace(' ', '_')}")
+        yield tap(device, desc=tab, rid=rid)
 
 
 def search(device: Device, query: str) -> Iterator[Action]:

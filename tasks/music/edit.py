@@ -15,10 +15,10 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.music.common import (
     NEW_PLAYLISTS,
     add_to_playlist,
-    choice,
     create_playlist,
     now_playing,
     open_playlist,

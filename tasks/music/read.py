@@ -15,9 +15,9 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.music.common import (
     by_id,
-    choice,
     open_playlist,
     playlists,
     song_menu,

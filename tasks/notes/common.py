@@ -13,7 +13,8 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, elements, find, fully_visible, tap, type_into
+from phoneworld_gym.oracle import OracleError, elements, fully_visible, tap, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 #: titles and texts a task asks to write (none is a seeded note's title)
 NEW_NOTES: tuple[tuple[str, str], ...] = (
@@ -32,12 +33,6 @@ LIST_ITEMS: tuple[str, ...] = (
 )
 LIST_TITLES: tuple[str, ...] = ("Hardware store", "Errands", "Weekend", "Office supplies",
                                 "House", "Saturday")
-
-
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no note fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def titled(probe: Probe) -> list[Row]:
@@ -63,11 +58,7 @@ def unused_title(rng: np.random.Generator, probe: Probe,
 
 def to_main(device: Device) -> Iterator[Action]:
     """Open Notes and back out to the grid."""
-    yield Action("open_app", app_name="Notes")
-    for _ in range(5):
-        if find(device, rid="open_search_bar") is not None:
-            return
-        yield Action("navigate_back")
+    yield from open_root(device, "Notes", "open_search_bar")
 
 
 def card(device: Device, title: str) -> int:

@@ -12,12 +12,12 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import tap, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.notes.common import (
     LIST_ITEMS,
     LIST_TITLES,
     NEW_NOTES,
     browse_to_note,
-    choice,
     editor_option,
     items_of,
     note_option,

@@ -13,6 +13,8 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.life import random_phone
 from phoneworld_gym.oracle import OracleError, find, tap, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.contacts.common import other_person
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.phone.common import (
     BLOCKED,
     MISSED,
@@ -20,12 +22,10 @@ from phoneworld_gym.tasks.phone.common import (
     call_contact,
     call_from_contacts,
     calls_with,
-    choice,
     dial,
     key,
     named,
     open_contact,
-    other,
     to_main,
 )
 from phoneworld_gym.validators import added, removed, same_phone
@@ -71,8 +71,8 @@ class PhoneCallContact(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Calls someone else (the same first name when there is one)."""
-        yield from call_contact(device, other(named(device.probe),
-                                              self.params["name"])["display_name"])
+        wrong = other_person(named(device.probe), self.params["name"])
+        yield from call_contact(device, wrong["display_name"])
         yield Action("status", goal_status="complete")
 
 
@@ -171,7 +171,7 @@ class PhoneReturnMissedCall(Task):
         log = device.probe.query("call_log")
         in_log = {key(r["number"]) for r in log}
         pool = [c for c in named(device.probe) if key(c["number"]) in in_log]
-        yield from self._call_back(device, other(pool, self.params["name"])["display_name"])
+        yield from self._call_back(device, other_person(pool, self.params["name"])["display_name"])
         yield Action("status", goal_status="complete")
 
 
@@ -290,7 +290,7 @@ class PhoneDeleteHistory(Task):
         """Deletes the history with someone else who has calls in the log."""
         log = device.probe.query("call_log")
         pool = [c for c in named(device.probe) if calls_with(log, c["number"])]
-        yield from self._delete(device, other(pool, self.params["name"])["display_name"])
+        yield from self._delete(device, other_person(pool, self.params["name"])["display_name"])
         yield Action("status", goal_status="complete")
 
 

@@ -9,22 +9,15 @@ Everything reads the phone through the probe or the screen, so the tasks that us
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-
-import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import find, tap, type_into
+from phoneworld_gym.tasks.contacts.common import number_key as key
+from phoneworld_gym.tasks.kit import open_root
 
 INCOMING, OUTGOING, MISSED, REJECTED, BLOCKED = 1, 2, 3, 5, 6
-
-
-def key(number: str) -> str:
-    """The last ten digits: one person's number however it is written."""
-    d = re.sub(r"\D", "", str(number))
-    return d[-10:] if d else str(number).strip()
 
 
 def calls_with(rows: list[Row], number: str) -> list[Row]:
@@ -45,27 +38,9 @@ def named(probe: Probe) -> list[Row]:
     return out
 
 
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no row fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
-
-
-def other(rows: list[Row], name: str) -> Row:
-    """Someone else, preferably with the same first name (the likely mix-up)."""
-    first = name.split()[0]
-    pool = [r for r in rows if r["display_name"] != name]
-    same = [r for r in pool if r["display_name"].split()[0] == first]
-    return (same or pool)[0]
-
-
 def to_main(device: Device) -> Iterator[Action]:
     """Open Phone and back out to its tabs."""
-    yield Action("open_app", app_name="Phone")
-    for _ in range(5):
-        if find(device, rid="search_box") is not None:
-            return
-        yield Action("navigate_back")
+    yield from open_root(device, "Phone", "search_box")
 
 
 def open_contact(device: Device, name: str) -> Iterator[Action]:

@@ -13,11 +13,11 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, elements
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.phone.common import (
     INCOMING,
     MISSED,
     calls_with,
-    choice,
     key,
     named,
     open_contact,

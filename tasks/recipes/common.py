@@ -18,14 +18,9 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.tasks.kit import choice, open_root
 
 LABEL = "Recipes"
-
-
-def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
-    if not rows:
-        raise RuntimeError("no recipe fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def recipes(probe: Probe) -> list[Row]:
@@ -61,16 +56,12 @@ def list_rows(recipe: Row, servings: int, *, skip: str = "") -> list[dict[str, A
 
 def to_tab(device: Device, tab: str) -> Iterator[Action]:
     """Open Recipes and the bottom tab ``tab`` (Discover, Saved, Shopping list)."""
-    yield Action("open_app", app_name=LABEL)
-    for _ in range(6):
-        rid = "nav_" + tab.lower().replace(" ", "_")
-        i = find(device, desc=tab, rid=rid)
-        if i is not None:
-            if not _selected(device, i):
-                yield Action("click", index=i)
-            return
-        yield Action("navigate_back")
-    raise OracleError(f"the {tab} tab never showed")
+    rid = "nav_" + tab.lower().replace(" ", "_")
+    yield from open_root(device, LABEL, lambda d: find(d, desc=tab, rid=rid) is not None,
+                         tries=6, fail=f"the {tab} tab never showed")
+    i = find(device, desc=tab, rid=rid)
+    if i is not None and not _selected(device, i):
+        yield Action("click", index=i)
 
 
 def _selected(device: Device, i: int) -> bool:

@@ -14,11 +14,11 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.recipes.common import (
     add_to_list,
     browse_to_recipe,
     by_id,
-    choice,
     list_rows,
     open_recipe,
     other_servings,

@@ -15,10 +15,10 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.recipes.common import (
     browse_to_recipe,
     by_id,
-    choice,
     open_recipe,
     other_servings,
     recipes,

@@ -13,11 +13,11 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import scroll_to, tap
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.rides.common import (
     available,
     book,
     by_key,
-    choice,
     clock,
     day_words,
     future_time,

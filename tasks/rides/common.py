@@ -16,16 +16,11 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import open_root, pick_date
 
 NOW = dt.datetime(2026, 3, 14, 10, 30)
 TYPES: tuple[str, ...] = ("Economy", "Comfort", "XL", "Green")
-
-
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("nothing in Rides fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def places(probe: Probe, *kinds: str) -> list[Row]:
@@ -70,12 +65,8 @@ def future_time(rng: np.random.Generator, days: tuple[int, int] = (1, 14)) -> dt
 # -- UI paths --------------------------------------------------------------------------------
 def to_home(device: Device) -> Iterator[Action]:
     """Open Rides and back out to its home screen ("Where to?")."""
-    yield Action("open_app", app_name="Rides")
-    for _ in range(6):
-        if find(device, rid="where_to") is not None:
-            return
-        yield Action("navigate_back")
-    raise OracleError("the Rides home screen never showed")
+    yield from open_root(device, "Rides", "where_to", tries=6,
+                         fail="the Rides home screen never showed")
 
 
 def to_activity(device: Device, tab: str = "Upcoming") -> Iterator[Action]:
@@ -107,20 +98,6 @@ def plan(device: Device, pickup: Row, dropoff: Row) -> Iterator[Action]:
 def query_for(place: Row) -> str:
     """What a person types to find a place: its name, or the whole address of a house."""
     return str(place["address"] if place["kind"] == "address" else place["name"])
-
-
-def pick_date(device: Device, day: dt.date) -> Iterator[Action]:
-    """In the open date picker: step to the month, tap the day, OK."""
-    for _ in range(24):
-        shown = text_of(device, rid="month_title") or ""
-        mon, _, year = shown.partition(" ")
-        have = int(year) * 12 + dt.datetime.strptime(mon, "%B").month
-        want = day.year * 12 + day.month
-        if have == want:
-            break
-        yield tap(device, desc="Next month" if want > have else "Previous month")
-    yield tap(device, desc=f"{day_words(day)}, {day.year}")
-    yield tap(device, text="OK", rid="button1")
 
 
 def schedule(device: Device, at: dt.datetime) -> Iterator[Action]:

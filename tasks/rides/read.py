@@ -15,9 +15,9 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch, TimeMatch
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.rides.common import (
     NOW,
-    choice,
     clock,
     day_words,
     open_scheduled,

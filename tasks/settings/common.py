@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Row
 from phoneworld_gym.oracle import elements, find, scroll_to, tap
+from phoneworld_gym.tasks.kit import open_root
 
 SETTINGS_TABLES = ("settings/system", "settings/secure", "settings/global")
 
@@ -54,11 +55,7 @@ def brightness_raw(percent: int) -> int:
 
 def open_page(device: Device, page: str) -> Iterator[Action]:
     """From anywhere: open Settings, go back to its top-level list, open ``page``."""
-    yield Action("open_app", app_name="Settings")
-    for _ in range(4):
-        if find(device, rid="homepage_title") is not None:
-            break
-        yield Action("navigate_back")
+    yield from open_root(device, "Settings", "homepage_title", tries=4)
     yield from scroll_to(device, text=page, rid="dashboard_tile_title")
     yield tap(device, text=page, rid="dashboard_tile_title")
 

@@ -16,12 +16,12 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import tap
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.shopping.common import (
     CART,
     SHOP,
     browse_to_product,
     cart_lines_after_seed,
-    choice,
     choose_options,
     open_cart_from_bar,
     open_product,

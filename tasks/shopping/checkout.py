@@ -17,6 +17,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.life import CITIES, STREETS
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.shopping.common import (
     ACCOUNT,
     ADDRESSES,
@@ -24,7 +25,6 @@ from phoneworld_gym.tasks.shopping.common import (
     ORDERS,
     SHOP,
     browse_to_product,
-    choice,
     choose_options,
     open_product,
     open_tab,

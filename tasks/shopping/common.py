@@ -19,6 +19,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import choice, open_root
 
 SHOP = "shopping"
 TABS = ("home", "categories", "cart", "account")
@@ -34,13 +35,6 @@ ACCOUNT = "shopping/account"
 
 
 # -- state (read through the probe) ----------------------------------------------------------
-def choice(rng: np.random.Generator, seq: list[Any] | tuple[Any, ...]) -> Any:
-    """One element of ``seq``, drawn with ``rng`` (``RuntimeError`` when it is empty)."""
-    if not seq:
-        raise RuntimeError("nothing fits this task's needs")
-    return seq[int(rng.integers(len(seq)))]
-
-
 def products(probe: Probe) -> list[Row]:
     """Every product of this episode's catalogue (``shopping/products`` rows, in id order):
     ``_id`` ("P0001"), ``name``, ``brand``, ``category``, ``price``, ``list_price``,
@@ -135,19 +129,10 @@ def orders_per_product(orders: list[dict[str, Any]]) -> dict[str, int]:
 def open_tab(device: Device, tab: str) -> Iterator[Action]:
     """From anywhere: open Shopping and switch to a bottom-navigation tab (its root)."""
     assert tab in TABS, tab
-    yield Action("open_app", app_name="Shopping")
-    for _ in range(8):
-        if tab == "home" and find(device, rid="home_feed") is not None \
-                and find(device, rid="search_bar") is not None:
-            return
-        if find(device, rid=f"nav_{tab}") is not None:
-            yield tap(device, rid=f"nav_{tab}")
-            return
-        if device.probe.foreground_app() != "com.phoneworld.shopping":
-            yield Action("open_app", app_name="Shopping")
-        else:
-            yield Action("navigate_back")
-    raise OracleError(f"could not reach the {tab} tab")
+    yield from open_root(device, "Shopping", lambda d: tab == "home" and find(
+        d, rid="home_feed") is not None and find(d, rid="search_bar") is not None, tries=8,
+        tab=f"nav_{tab}", package="com.phoneworld.shopping",
+        fail=f"could not reach the {tab} tab")
 
 
 def open_product(device: Device, name: str) -> Iterator[Action]:

@@ -19,12 +19,12 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import DateMatch, ListMatch, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, text_of
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.shopping.common import (
     CART,
     ORDERS,
     SHOP,
     browse_to_product,
-    choice,
     open_order,
     open_orders,
     open_product,

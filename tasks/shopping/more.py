@@ -22,6 +22,7 @@ from phoneworld_gym.life import CITIES, STREETS
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.shopping.common import (
     ACCOUNT,
     ADDRESSES,
@@ -30,7 +31,6 @@ from phoneworld_gym.tasks.shopping.common import (
     PAYMENTS,
     SHOP,
     browse_to_product,
-    choice,
     choose_options,
     index_after,
     open_order,

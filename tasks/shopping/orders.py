@@ -16,7 +16,8 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.shopping.common import ORDERS, SHOP, choice, open_order, products_by_id
+from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.shopping.common import ORDERS, SHOP, open_order, products_by_id
 from phoneworld_gym.validators import changed
 
 #: the reasons the return form offers, as its chips read

@@ -16,10 +16,10 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.shopping.common import (
     CART,
     SHOP,
-    choice,
     choose_options,
     open_product,
     open_tab,

@@ -15,7 +15,8 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
+from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 TODAY = dt.date(2026, 3, 14)
 PRIORITIES: tuple[str, ...] = ("None", "Low", "Medium", "High")
@@ -29,12 +30,6 @@ NEW_TASKS: tuple[str, ...] = (
     "Replace the smoke alarm battery", "Plan the picnic", "Buy a birthday card",
     "Donate old clothes", "Schedule the car wash", "Check the tire pressure",
 )
-
-
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no task fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def lists_by_id(probe_or_rows: Probe | list[Row]) -> dict[int, str]:
@@ -70,19 +65,10 @@ def day_words(d: dt.date) -> str:
     return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
 
 
-def full_date(d: dt.date) -> str:
-    """"Thursday, March 19, 2026": a date picker cell's content-desc."""
-    return f"{day_words(d)}, {d.year}"
-
-
 def to_main(device: Device) -> Iterator[Action]:
     """Open Tasks and back out to the lists."""
-    yield Action("open_app", app_name="Tasks")
-    for _ in range(5):
-        if find(device, rid="new_task_button") is not None:
-            return
-        yield Action("navigate_back")
-    raise OracleError("the Tasks lists never showed")
+    yield from open_root(device, "Tasks", "new_task_button",
+                         fail="the Tasks lists never showed")
 
 
 def open_list(device: Device, name: str) -> Iterator[Action]:
@@ -103,21 +89,6 @@ def open_task(device: Device, title: str) -> Iterator[Action]:
     """Search a task by title and open its editor."""
     yield from search(device, title)
     yield tap(device, desc=title, rid="task_row")
-
-
-def pick_due(device: Device, day: dt.date) -> Iterator[Action]:
-    """In the editor: open the date picker, step to the month, tap the day, OK."""
-    yield tap(device, rid="due_date")
-    for _ in range(24):
-        shown = text_of(device, rid="month_title") or ""
-        mon, _, year = shown.partition(" ")
-        have = int(year) * 12 + dt.datetime.strptime(mon, "%B").month
-        want = day.year * 12 + day.month
-        if have == want:
-            break
-        yield tap(device, desc="Next month" if want > have else "Previous month")
-    yield tap(device, desc=full_date(day))
-    yield tap(device, text="OK", rid="button1")
 
 
 def row_index(device: Device, title: str) -> Iterator[Action]:

@@ -14,16 +14,15 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import find, tap, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice, pick_date
 from phoneworld_gym.tasks.todo.common import (
     PRIORITIES,
     TODAY,
-    choice,
     day_words,
     lists_by_id,
     my_tasks,
     open_list,
     open_task,
-    pick_due,
     row_index,
     titled,
     unused_title,
@@ -120,7 +119,7 @@ class TodoAddDue(Task):
         yield from open_list(device, lists_by_id(device.probe)[self._mine()])
         yield tap(device, desc="Create new task")
         yield type_into(device, p["title"], rid="task_title_edit")
-        yield from pick_due(device, day)
+        yield from pick_date(device, day, "due_date")
         yield tap(device, text=p["priority"].capitalize(), rid="priority_option")
         yield tap(device, text="Save", rid="save")
 
@@ -303,7 +302,7 @@ class TodoRescheduleOverdue(Task):
             late = late[:-1]
         for r in late:
             yield from open_task(device, r["title"])
-            yield from pick_due(device, dt.date.fromisoformat(self.params["date"]))
+            yield from pick_date(device, dt.date.fromisoformat(self.params["date"]), "due_date")
             yield tap(device, text="Save", rid="save")
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -318,7 +317,7 @@ class TodoRescheduleOverdue(Task):
         for r in self._overdue(device.probe.query("todo/tasks")):
             yield from row_index(device, r["title"])
             yield tap(device, desc=r["title"], rid="task_row")
-            yield from pick_due(device, dt.date.fromisoformat(self.params["date"]))
+            yield from pick_date(device, dt.date.fromisoformat(self.params["date"]), "due_date")
             yield tap(device, text="Save", rid="save")
         yield Action("status", goal_status="complete")
 

@@ -14,7 +14,8 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import DateMatch, Expected, StringMatch
 from phoneworld_gym.oracle import OracleError, elements, find, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.todo.common import PRIORITIES, choice, open_task, titled
+from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.todo.common import PRIORITIES, open_task, titled
 
 
 def _by_id(rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:

@@ -14,13 +14,13 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
     book_cheapest_here,
     book_room,
     by_id,
     cheapest,
-    choice,
     day_words,
     find_hotel,
     is_free,
@@ -203,7 +203,6 @@ class TravelSave(Task):
                      and h["_id"] != self.params["hotel_id"])
         yield from self._save(device, other)
         yield Action("status", goal_status="complete")
-
 
 
 def perks_cheapest(hotels: list[Row], rooms: list[Row], city: str, checkin: str,

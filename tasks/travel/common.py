@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 
@@ -32,17 +31,12 @@ from phoneworld_gym.oracle import (
     text_of,
     type_into,
 )
+from phoneworld_gym.tasks.kit import open_root, pick_date
 
 TODAY = dt.date(2026, 3, 14)
 #: towns a goal may ask for that the app has no stays in
 UNSERVED: tuple[str, ...] = ("Honolulu", "Anchorage", "Key West", "Juneau", "Bar Harbor",
                              "Sedona", "Nantucket", "Aspen", "Moab", "Jackson Hole")
-
-
-def choice(rng: np.random.Generator, rows: list[Any]) -> Any:
-    if not rows:
-        raise RuntimeError("nothing fits this travel task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def nights_of(checkin: str, checkout: str) -> list[str]:
@@ -82,11 +76,6 @@ def day_words(iso: str) -> str:
     return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
 
 
-def full_date(d: dt.date) -> str:
-    """"Saturday, March 21, 2026": a date picker cell's content-desc."""
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}, {d.year}"
-
-
 def upcoming(probe: Probe) -> list[Row]:
     """Confirmed bookings not yet checked out of, whose hotel no other such booking shares."""
     rows = [b for b in probe.query("travel/bookings") if b["status"] == "confirmed"
@@ -103,14 +92,9 @@ def by_id(rows: list[Row]) -> dict[int, Row]:
 def to_main(device: Device, tab: str = "Search") -> Iterator[Action]:
     """Open Travel, back out to its bottom navigation, and open ``tab`` (Search, Saved or
     Bookings) unless it shows."""
-    yield Action("open_app", app_name="Travel")
-    for _ in range(8):
-        if find(device, rid="nav_search") is not None and device.probe.foreground_app() \
-                == "com.phoneworld.travel":
-            break
-        yield Action("navigate_back")
-    else:
-        raise OracleError("the Travel tabs never showed")
+    yield from open_root(device, "Travel", lambda d: find(d, rid="nav_search") is not None
+                         and d.probe.foreground_app() == "com.phoneworld.travel", tries=8,
+                         fail="the Travel tabs never showed")
     yield from select(device, tab, f"nav_{tab.lower()}")
 
 
@@ -121,20 +105,6 @@ def select(device: Device, desc: str, rid: str) -> Iterator[Action]:
         raise OracleError(f"no tab {desc!r}")
     if not elements(device)[i].is_selected:
         yield tap(device, desc=desc, rid=rid)
-
-
-def pick_day(device: Device, day: dt.date) -> Iterator[Action]:
-    """In an open date picker: step to the month, tap the day, OK."""
-    for _ in range(24):
-        shown = text_of(device, rid="month_title") or ""
-        mon, _, year = shown.partition(" ")
-        have = int(year) * 12 + dt.datetime.strptime(mon, "%B").month
-        want = day.year * 12 + day.month
-        if have == want:
-            break
-        yield tap(device, desc="Next month" if want > have else "Previous month")
-    yield tap(device, desc=full_date(day))
-    yield tap(device, text="OK", rid="button1")
 
 
 def fill_search(device: Device, place: str, checkin: str, checkout: str, guests: int, *,
@@ -149,8 +119,8 @@ def fill_search(device: Device, place: str, checkin: str, checkout: str, guests:
     else:
         yield tap(device, text=place, contains=True, rid="suggestion")
     yield tap(device, rid="dates")
-    yield from pick_day(device, dt.date.fromisoformat(checkin))
-    yield from pick_day(device, dt.date.fromisoformat(checkout))
+    yield from pick_date(device, dt.date.fromisoformat(checkin))
+    yield from pick_date(device, dt.date.fromisoformat(checkout))
     have = int((text_of(device, rid="guests") or "0").split()[0])
     yield tap(device, rid="guests")
     for _ in range(abs(guests - have)):

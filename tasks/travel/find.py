@@ -16,12 +16,12 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import DateMatch, Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
     UNSERVED,
     by_id,
     cheapest,
-    choice,
     day_words,
     find_hotel,
     is_free,

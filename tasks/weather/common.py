@@ -14,11 +14,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, type_into
+from phoneworld_gym.oracle import scroll_to, tap, type_into
+from phoneworld_gym.tasks.kit import open_root
 
 TODAY = dt.date(2026, 3, 14)
 #: every city the Weather app's search knows, with its region (as the suggestions show it)
@@ -34,12 +33,6 @@ KNOWN: tuple[tuple[str, str], ...] = (
     ("Tokyo", "Japan"), ("Sydney", "Australia"), ("Toronto", "Canada"),
     ("Mexico City", "Mexico"),
 )
-
-
-def choice(rng: np.random.Generator, rows: list[Row]) -> Row:
-    if not rows:
-        raise RuntimeError("no city fits this task's needs")
-    return rows[int(rng.integers(len(rows)))]
 
 
 def unit(rows: list[Row]) -> str:
@@ -62,12 +55,8 @@ def long_day(d: dt.date) -> str:
 
 def to_main(device: Device) -> Iterator[Action]:
     """Open Weather and back out to a city's forecast."""
-    yield Action("open_app", app_name="Weather")
-    for _ in range(5):
-        if find(device, rid="manage_cities") is not None:
-            return
-        yield Action("navigate_back")
-    raise OracleError("the Weather forecast never showed")
+    yield from open_root(device, "Weather", "manage_cities",
+                         fail="the Weather forecast never showed")
 
 
 def to_cities(device: Device) -> Iterator[Action]:

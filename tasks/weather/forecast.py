@@ -16,11 +16,11 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch, TimeMatch
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.weather.common import (
     KNOWN,
     TODAY,
     add_city,
-    choice,
     day_of,
     long_day,
     open_city,
