@@ -347,30 +347,128 @@ def observation_space(
 OBS_MODES = ("all", "pixels", "a11y")
 
 
-def action_space() -> spaces.Dict:
-    """The numeric form of the action space (what ``action_space.sample()`` returns).
+class PhoneActionSpace(spaces.Dict):
+    """The action space: a ``Dict`` whose ``sample()`` is the numeric form (see
+    :func:`action_space`), and whose ``contains(x)`` is true exactly when ``PhoneEnv.step``
+    accepts ``x`` (:meth:`Action.from_any` reads it without a ``ValueError``): an
+    :class:`Action`, an AndroidWorld ``JSONAction`` dict or its JSON text, or the numeric form.
 
-    ``target`` says which of the target fields count: 1 ``index``, 2 ``x``/``y``, 0 none (for
-    ``click``, ``double_tap`` and ``long_press``, which need a target, 0 means ``index``), so
-    every sample is a valid action.
-    Fields that the action type does not use are ignored, but like every field they must be
-    there and in their subspace: ``Action.from_any`` accepts a numeric action (a dict whose
-    ``action_type`` is not a str) exactly when ``contains`` does, and decodes it.
+    Batched (``gymnasium.vector.utils.batch_space``, which every vector env calls) it is an
+    :class:`ActionBatch`, so a vector env takes one action per sub-env in any of those forms.
+    Everything else (flattening, shared memory, equality with the plain ``Dict``) is the
+    ``Dict``'s.
     """
-    return spaces.Dict(
-        {
-            "action_type": spaces.Discrete(len(ACTION_TYPES)),
-            "target": spaces.Discrete(3),
-            "index": spaces.Discrete(MAX_ELEMENTS),
-            "x": IntScalar(0, SCREEN_WIDTH - 1),
-            "y": IntScalar(0, SCREEN_HEIGHT - 1),
-            "text": UnicodeText(MAX_TEXT),
-            "direction": spaces.Discrete(len(DIRECTIONS)),
-            "app_name": UnicodeText(MAX_APP_NAME),
-            "goal_status": spaces.Discrete(len(GOAL_STATUSES)),
-            "clear_text": spaces.Discrete(2),
-        }
-    )
+
+    def __init__(self, seed: Any = None):
+        super().__init__(
+            {
+                "action_type": spaces.Discrete(len(ACTION_TYPES)),
+                "target": spaces.Discrete(3),
+                "index": spaces.Discrete(MAX_ELEMENTS),
+                "x": IntScalar(0, SCREEN_WIDTH - 1),
+                "y": IntScalar(0, SCREEN_HEIGHT - 1),
+                "text": UnicodeText(MAX_TEXT),
+                "direction": spaces.Discrete(len(DIRECTIONS)),
+                "app_name": UnicodeText(MAX_APP_NAME),
+                "goal_status": spaces.Discrete(len(GOAL_STATUSES)),
+                "clear_text": spaces.Discrete(2),
+            },
+            seed=seed,
+        )
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``step`` accepts ``x``: an ``Action``, JSON dict or text, or numeric form."""
+        try:
+            Action.from_any(x)
+        except Exception:  # from_any raises ValueError only; anything else is a "no" too
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        return "PhoneActionSpace(" + super().__repr__() + ")"
+
+
+class ActionBatch(spaces.Dict):
+    """The batched :class:`PhoneActionSpace` of a vector env with ``n`` sub-envs.
+
+    ``sample()`` gives the numeric form batched as a ``Dict`` batches it (a dict of arrays,
+    one row per sub-env). A batch of actions is either that (any mapping), or a sequence of
+    ``n`` actions (list, tuple or 1-d object array), one per sub-env, each in any form
+    ``step`` accepts: ``[Action("wait"), '{"action_type": "navigate_home"}',
+    {"action_type": "open_app", "app_name": "Contacts"}]``. ``contains`` checks every action
+    as the sub-env's ``step`` would.
+    """
+
+    def __init__(self, single: PhoneActionSpace, n: int, seed: Any = None):
+        from gymnasium.vector.utils import batch_space
+
+        super().__init__({k: batch_space(s, n) for k, s in single.spaces.items()}, seed=seed)
+        self.single = single
+        self.n = int(n)
+
+    def split(self, actions: Any) -> list[Any]:
+        """The ``n`` per-sub-env actions of the batch ``actions`` (not checked one by one:
+        each sub-env's ``step`` does that). ``ValueError`` unless ``actions`` is a mapping of
+        batched numeric fields or a sequence of ``n`` actions."""
+        from gymnasium.vector.utils import iterate
+
+        if isinstance(actions, Mapping):
+            return list(iterate.dispatch(spaces.Dict)(self, actions))
+        if isinstance(actions, np.ndarray) and actions.ndim != 1:
+            raise ValueError(f"a batch of actions is a 1-d array of {self.n} actions, got shape "
+                             f"{actions.shape}")
+        if isinstance(actions, (str, bytes, Action)) or not isinstance(
+                actions, (collections.abc.Sequence, np.ndarray)):
+            raise ValueError(f"a batch of actions is a sequence of {self.n} actions (one per "
+                             f"sub-env) or a batched numeric dict, got {_show(actions)}")
+        items = list(actions)
+        if len(items) != self.n:
+            raise ValueError(f"a batch of actions has one per sub-env: {self.n}, got "
+                             f"{len(items)}")
+        return items
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a batch whose every action its sub-env's ``step`` accepts."""
+        try:
+            items = self.split(x)
+        except Exception:
+            return False
+        return all(self.single.contains(a) for a in items)
+
+    def __repr__(self) -> str:
+        return f"ActionBatch({self.n}, " + super().__repr__() + ")"
+
+
+def _register_batching() -> None:
+    """Teach Gymnasium's vector utilities the action space: batching gives an
+    :class:`ActionBatch`, iterating one splits it as :meth:`ActionBatch.split` does."""
+    from gymnasium.vector.utils import batch_space, iterate
+
+    def _batch(space: PhoneActionSpace, n: int = 1) -> ActionBatch:
+        return ActionBatch(space, n)
+
+    def _iterate(space: ActionBatch, items: Any) -> Any:
+        return iter(space.split(items))
+
+    batch_space.register(PhoneActionSpace, _batch)
+    iterate.register(ActionBatch, _iterate)
+
+
+_register_batching()
+
+
+def action_space() -> PhoneActionSpace:
+    """The action space (a :class:`PhoneActionSpace`, a ``gymnasium.spaces.Dict``).
+
+    ``sample()`` returns the numeric form: ``target`` says which of the target fields count:
+    1 ``index``, 2 ``x``/``y``, 0 none (for ``click``, ``double_tap`` and ``long_press``,
+    which need a target, 0 means ``index``), so every sample is a valid action. Fields that
+    the action type does not use are ignored, but like every field they must be there and in
+    their subspace. ``contains(x)`` is true exactly when ``PhoneEnv.step`` accepts ``x`` in
+    any of its forms (an ``Action``, AndroidWorld JSON as a dict or text, the numeric form);
+    the plain ``Dict`` check of the numeric form alone is ``spaces.Dict.contains(space, x)``.
+    """
+    return PhoneActionSpace()
 
 
 #: One instance for checking numeric actions (never sampled).
@@ -582,12 +680,12 @@ class Action:
         """Decode the numeric form produced by :func:`action_space`.
 
         The numeric form is exactly the space: every key of :func:`action_space` must be there
-        and in its subspace, as ``action_space().contains`` checks (ints are not wrapped, so
-        ``-1`` is refused, as are floats, strings for ints, and lone surrogates), so a dict
-        decodes exactly when the space contains it. (The JSON form takes only the fields an
-        action uses.) A blank ``app_name`` is in the space but names nothing: it decodes to
-        ``open_app`` of ``"?"``, an app that does not exist, so the step is a no-op that
-        reports ``action_error``. Otherwise ``ValueError`` names the field and value.
+        and in its subspace, as the plain ``spaces.Dict.contains`` checks (ints are not
+        wrapped, so ``-1`` is refused, as are floats, strings for ints, and lone surrogates),
+        so a dict decodes exactly when that ``Dict`` contains it. (The JSON form takes only
+        the fields an action uses.) A blank ``app_name`` is in the space but names nothing:
+        it decodes to ``open_app`` of ``"?"``, an app that does not exist, so the step is a
+        no-op that reports ``action_error``. Otherwise ``ValueError`` names the field and value.
         """
         if not isinstance(sample, Mapping):
             raise ValueError(f"a numeric action must be a mapping, got {type(sample).__name__}")

@@ -8,6 +8,10 @@ A device that fails during a step (a :class:`~phoneworld_gym.device.DeviceError`
 :class:`~phoneworld_gym.device.Unsupported`: an adb phone unplugged, say) ends the episode
 truncated with reward 0, ``info["device_error"]`` saying why and the last observation; the env
 stays usable, and the next ``reset`` reconnects or raises the device's error.
+
+``info`` has one schema, :data:`INFO_SCHEMA`: ``reset`` and every ``step`` (a normal one, an
+invalid action, a device failure, the one that truncates) give exactly its keys, with values of
+its types, so vector envs and collectors that merge reset and step infos see one key set.
 """
 
 from __future__ import annotations
@@ -38,6 +42,28 @@ from phoneworld_gym.task import (
     check_selection,
     get_task,
 )
+
+#: The keys of ``info``, each with its type and meaning. ``reset`` and every ``step`` give
+#: exactly these keys (reset with the neutral values: no action, no error, 0 steps).
+INFO_SCHEMA: dict[str, tuple[type, str]] = {
+    "task": (str, "the task id (``ContactsAdd``)"),
+    "params": (dict, "the task's parameters (a copy)"),
+    "goal": (str, "the goal text (also ``obs['goal']``)"),
+    "template": (str, "the goal wording this episode got (``Task.templates``)"),
+    "category": (str, "the task's category (``cross-app``, ``information-retrieval``, ...)"),
+    "success": (bool, "the verifier scored 1.0 (only at the end of an episode; else False)"),
+    "steps": (int, "steps taken in this episode (0 after reset)"),
+    "action": (dict, "the step's action as AndroidWorld JSON (``Action.to_json()``); {} after "
+                     "reset and for an invalid action (nothing was done)"),
+    "invalid_action": (str, "'' unless the step's action was outside the space and the env "
+                            "was made with ``invalid='noop'``: then the ``ValueError``'s "
+                            "sentence (the step was spent doing nothing)"),
+    "action_error": (str, "'' unless the action did nothing or failed: a sentence for an "
+                          "action that is meaningless on screen (a tap on nothing, an unknown "
+                          "app), an invalid one (``invalid='noop'``), or a device failure"),
+    "failure": (str, "at the end of an episode, why the verifier scored 0; else ''"),
+    "device_error": (str, "why the device failed (the episode ended truncated); else ''"),
+}
 
 #: How many worlds ``reset`` draws from its seed when a task cannot be posed in one
 #: (``NoInstance``) before it gives up with that error.
@@ -122,6 +148,11 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         max_steps: overrides each task's step budget (a positive int).
         common_only: serve tasks only the verbs and probes a real phone has (used to find
             out which tasks run on phones; see :func:`phoneworld_gym.access.phone_ready`).
+        invalid: what ``step`` does with an action outside the space (one that
+            ``action_space.contains`` refuses): ``"raise"`` (the default) raises the
+            ``ValueError`` naming the field and changes nothing; ``"noop"`` spends the step
+            doing nothing and reports the sentence in ``info["invalid_action"]`` and
+            ``info["action_error"]`` (for agents whose output is parsed, e.g. language models).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
@@ -139,6 +170,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         obs_mode: str = "all",
         max_steps: int | None = None,
         common_only: bool = False,
+        invalid: str = "raise",
     ):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -160,12 +192,19 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
         self.max_steps_override = max_steps
         self.common_only = bool(common_only)
+        if invalid not in ("raise", "noop"):
+            raise ValueError(f"invalid must be 'raise' or 'noop', got {invalid!r}")
+        self.invalid = invalid
         self.task: Task | None = None
         #: what the current task sees of the device (set at reset)
         self.task_device = TaskDevice(self.device, common_only=self.common_only)
         self.steps = 0
         self.done = False
         self._last_error = ""
+        #: the last step's action as JSON ({} after reset or for an invalid action)
+        self._last_action: dict[str, Any] = {}
+        #: why the last step's action was invalid ("" when it was not; ``invalid="noop"``)
+        self._invalid = ""
         #: why the device failed this episode ("" while it works)
         self._device_error = ""
         self._last_obs: dict[str, Any] | None = None
@@ -221,6 +260,8 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.steps = 0
         self.done = False
         self._last_error = ""
+        self._last_action = {}
+        self._invalid = ""
         self._device_error = ""
         return self._obs(), self._info(success=False)
 
@@ -229,7 +270,14 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             raise RuntimeError("call reset() before step()")
         if self.done:
             raise RuntimeError("the episode is over; call reset() to start a new one")
-        act = Action.from_any(action)
+        try:
+            act: Action | None = Action.from_any(action)
+            self._invalid = ""
+        except ValueError as e:
+            if self.invalid == "raise":
+                raise
+            act, self._invalid = None, str(e)
+        self._last_action = act.to_json() if act is not None else {}
         steps = self.steps
         try:
             return self._step(act)
@@ -239,22 +287,25 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             self.steps = steps + 1
             return self._device_failed(e)
 
-    def _step(self, act: Action) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def _step(self, act: Action | None
+              ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """One step of ``act`` (None: an invalid action, a spent step that does nothing)."""
         assert self.task is not None
-        error = ""
-        if act.action_type not in ("status", "answer"):
+        error = f"invalid action: {self._invalid}" if act is None else ""
+        if act is not None and act.action_type not in ("status", "answer"):
             error = self.device.execute(act)
         self.steps += 1
         self._last_error = error
-        terminated = act.action_type in ("status", "answer")
+        terminated = act is not None and act.action_type in ("status", "answer")
         truncated = not terminated and self.steps >= self.step_budget
         reward = 0.0
         success = False
         if terminated or truncated:
             report = AgentReport(
                 status=(act.goal_status if act.action_type == "status"
-                        else "complete" if act.action_type == "answer" else None),
-                answer=act.text if act.action_type == "answer" else None,
+                        else "complete" if act.action_type == "answer" else None)
+                if act is not None else None,
+                answer=act.text if act is not None and act.action_type == "answer" else None,
             )
             reward = float(self.task.verify(cast(Device, self.task_device), report))
             success = reward >= 1.0
@@ -325,6 +376,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return obs
 
     def _info(self, *, success: bool) -> dict[str, Any]:
+        """``info``: the keys of :data:`INFO_SCHEMA`, in its order."""
         assert self.task is not None
         return {
             "task": type(self.task).id,
@@ -334,6 +386,8 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             "category": type(self.task).category,
             "success": success,
             "steps": self.steps,
+            "action": dict(self._last_action),
+            "invalid_action": self._invalid,
             "action_error": self._last_error,
             #: why the verifier scored 0 (set when the episode ends), else ""
             "failure": (f"the device failed: {self._device_error}" if self._device_error

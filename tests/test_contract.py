@@ -4,9 +4,12 @@ from ``uiautomator dump`` XML, bounds, and the answer matchers."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import numpy as np
 import pytest
+from gymnasium import spaces
+from gymnasium.vector.utils import batch_space, iterate
 
 from phoneworld_gym.contract import (
     ACTION_TYPES,
@@ -14,6 +17,8 @@ from phoneworld_gym.contract import (
     MAX_TEXT,
     TARGETED,
     Action,
+    ActionBatch,
+    PhoneActionSpace,
     UnicodeText,
     action_space,
     parse_bounds,
@@ -206,6 +211,87 @@ def test_from_space_decodes_fields():
     assert Action.from_space(base) == Action("open_app", app_name="Contacts")
     with pytest.raises(ValueError, match="action_type"):
         Action.from_space({**base, "action_type": 99})
+
+
+# -- the action space's contains agrees with step ----------------------------------------------
+
+#: malformed actions in every form step is given, with a word its ValueError names
+MALFORMED = [
+    ({"action_type": "fly"}, "unknown action_type"),
+    ({"action_type": "click"}, "needs a target"),
+    ({"action_type": "click", "x": 5000, "y": 10}, "off the screen"),
+    ({"action_type": "scroll", "direction": "diagonal"}, "diagonal"),
+    ({"action_type": "click", "index": 1, "colour": "red"}, "colour"),
+    ({"index": 1}, "no action_type"),
+    ("not json", "not valid JSON"),
+    ('{"action_type": "status", "goal_status": "maybe"}', "maybe"),
+    ("[1, 2]", "must be a mapping"),
+    (42, "an action must be"),
+    (None, "an action must be"),
+    (["click"], "an action must be"),
+    ({"action_type": 0, "target": 0}, "lacks the fields"),
+]
+
+
+def numeric(action_type: str, **fields) -> dict:
+    """The numeric form of an action, every key of the space present."""
+    sample = {"action_type": ACTION_TYPES.index(action_type), "target": 0, "index": 0,
+              "x": np.int64(0), "y": np.int64(0), "text": "", "direction": 0, "app_name": "",
+              "goal_status": 0, "clear_text": 0}
+    sample.update(fields)
+    return sample
+
+
+def test_contains_accepts_every_form_step_accepts():
+    space = action_space()
+    assert isinstance(space, PhoneActionSpace) and isinstance(space, spaces.Dict)
+    for action in VALID_ACTIONS:
+        for form in (action, action.to_json(), action.to_json_str()):
+            assert space.contains(form), form
+            assert Action.from_any(form) == action
+    for converted in ({"action_type": "click", "index": "3"},  # AndroidWorld's int()
+                      {"action_type": "input_text", "text": 7},  # its str()
+                      {"action_type": "unknown"}, {"action_type": "wait", "keycode": "KEYCODE_A"},
+                      numeric("open_app", app_name="Contacts"),
+                      numeric("click", target=1, index=np.int64(4))):
+        assert space.contains(converted), converted
+        Action.from_any(converted)
+    space.seed(3)
+    assert all(space.contains(space.sample()) for _ in range(50))
+    # the numeric form alone is still the plain Dict's check
+    assert spaces.Dict.contains(space, numeric("wait"))
+    assert not spaces.Dict.contains(space, {"action_type": "wait"})
+
+
+@pytest.mark.parametrize("bad, words", MALFORMED, ids=lambda x: str(x)[:40])
+def test_contains_refuses_what_step_refuses(bad, words):
+    assert not action_space().contains(bad)
+    with pytest.raises(ValueError, match=words):
+        Action.from_any(bad)
+
+
+def test_a_batched_action_space_takes_one_action_per_sub_env_in_any_form():
+    single = action_space()
+    batch = batch_space(single, 3)
+    assert isinstance(batch, ActionBatch) and batch.n == 3 and batch.single == single
+    mixed = [Action("wait"), '{"action_type": "navigate_home"}',
+             numeric("open_app", app_name="Contacts")]
+    assert batch.contains(mixed) and batch.contains(tuple(mixed))
+    assert batch.contains(np.array(mixed, dtype=object))
+    assert [Action.from_any(a) for a in iterate(batch, mixed)] == [
+        Action("wait"), Action("navigate_home"), Action("open_app", app_name="Contacts")]
+    batch.seed(0)
+    sample = batch.sample()  # the batched numeric form: a dict of arrays
+    assert batch.contains(sample)
+    rows = list(iterate(batch, sample))
+    assert len(rows) == 3 and all(single.contains(r) for r in rows)
+    assert [int(r["action_type"]) for r in rows] == list(sample["action_type"])
+    assert not batch.contains(mixed[:2]) and not batch.contains([*mixed[:2], "not json"])
+    assert not batch.contains('{"action_type": "wait"}') and not batch.contains(Action("wait"))
+    with pytest.raises(ValueError, match="one per sub-env: 3, got 2"):
+        iterate(batch, mixed[:2])
+    with pytest.raises(ValueError, match="a sequence of 3 actions"):
+        iterate(batch, json.dumps({"action_type": "wait"}))
 
 
 # -- UnicodeText ------------------------------------------------------------------------------

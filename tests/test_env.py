@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+import re
 import warnings
 
 import gymnasium
@@ -13,6 +15,7 @@ from gymnasium.utils.env_checker import check_env
 
 import phoneworld_gym
 from phoneworld_gym import Action
+from phoneworld_gym.contract import ACTION_TYPES
 
 
 def test_ids_are_generated_from_the_registry():
@@ -177,3 +180,70 @@ def test_sync_vector_env_runs_with_space_samples():
         assert rew.shape == (2,) and len(info["task"]) == 2
     finally:
         envs.close()
+
+
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+
+
+def _index_of(obs, text):
+    """The element index of the (first) element whose text is ``text``."""
+    return next(i for i, e in enumerate(phoneworld_gym.parse_ui_elements(obs["a11y"]))
+                if e.text == text)
+
+
+def test_every_form_step_accepts_is_in_the_space_and_does_what_it_says(make_env):
+    """An Action, JSON as a dict or text, the numeric form, an element index (as an int or,
+    as AndroidWorld's JSONAction converts it, a numeric str): ``contains`` is True, the step
+    reports no invalid action, and the screen changes as the action says."""
+    env = make_env("PhoneWorld/ContactsStar-v0", obs_mode="a11y", invalid="noop")
+    space, probe = env.action_space, env.unwrapped.device.probe
+    home = {"action_type": ACTION_TYPES.index("navigate_home"), "target": 0, "index": 0,
+            "x": 0, "y": 0, "text": "", "direction": 0, "app_name": "", "goal_status": 0,
+            "clear_text": 0}
+    obs, _ = env.reset(seed=0)
+    forms = [
+        (Action("open_app", app_name="Contacts"), "com.phoneworld.contacts"),
+        (home, LAUNCHER),
+        ({"action_type": "open_app", "app_name": "Clock"}, "com.google.android.deskclock"),
+        ('{"action_type": "navigate_home"}', LAUNCHER),
+        (lambda o: {"action_type": "click", "index": _index_of(o, "Contacts")},
+         "com.phoneworld.contacts"),
+        (Action("navigate_home"), LAUNCHER),
+        (lambda o: json.dumps({"action_type": "click", "index": str(_index_of(o, "Clock"))}),
+         "com.google.android.deskclock"),
+    ]
+    for form, app in forms:
+        action = form(obs) if callable(form) else form
+        assert space.contains(action), action
+        obs, _, term, trunc, info = env.step(action)
+        assert info["invalid_action"] == "" and info["action_error"] == "", (action, info)
+        assert info["action"] == Action.from_any(action).to_json()
+        assert probe.foreground_app() == app, action
+        assert f'package="{app}"' in obs["a11y"]
+        assert not (term or trunc)
+
+
+@pytest.mark.parametrize("bad, words", [
+    ({"action_type": "fly"}, "unknown action_type 'fly'"),
+    ('{"action_type": "click", "index": 3, "x": 4, "y": 5}', "either index or x, y"),
+    ({"action_type": "click", "index": -1}, "index -1 outside"),
+    ("click the button", "not valid JSON"),
+    (42, "an action must be an Action, a dict or JSON text"),
+])
+def test_a_malformed_action_is_outside_the_space_and_reported(make_env, bad, words):
+    """``contains`` is False; by default ``step`` raises the ValueError naming the problem;
+    with ``invalid="noop"`` the step is spent doing nothing and ``info`` says why."""
+    env = make_env("PhoneWorld/ContactsStar-v0", obs_mode="a11y", invalid="noop")
+    assert not env.action_space.contains(bad)
+    obs, _ = env.reset(seed=0)
+    before = env.unwrapped.device.world.state_hash()
+    obs2, reward, term, trunc, info = env.step(bad)
+    assert words in info["invalid_action"] and info["action_error"].startswith(
+        "invalid action: ") and words in info["action_error"]
+    assert info["action"] == {} and info["steps"] == 1 and reward == 0.0 and not term
+    assert obs2["a11y"] == obs["a11y"]
+    assert env.unwrapped.device.world.state_hash() == before
+    strict = make_env("PhoneWorld/ContactsStar-v0", obs_mode="a11y")
+    strict.reset(seed=0)
+    with pytest.raises(ValueError, match=re.escape(words)):
+        strict.step(bad)

@@ -111,3 +111,40 @@ def test_tianshou_collector_collects_masked_episodes() -> None:
     masks, acts = np.asarray(batch.obs.mask), np.asarray(batch.act)
     assert masks.dtype == np.bool_ and all(masks[i, a] for i, a in enumerate(acts))
     assert all(info == "" for info in batch.info.invalid_action)
+
+
+def test_tianshou_collector_runs_past_many_auto_resets_without_glue() -> None:
+    """Episodes of at most two steps in two envs: the collector resets each env whenever
+    its episode ends and keeps going; reset and step infos carry the env's whole schema, so
+    tianshou's info batches (which mix the two after every auto-reset) need no glue."""
+    pytest.importorskip("tianshou")
+    from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
+    from tianshou.data import Collector, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+
+    from phoneworld_gym.env import INFO_SCHEMA
+
+    envs = DummyVectorEnv([lambda: element_env("mask", max_steps=2)] * 2)
+    policy = MARLRandomDiscreteMaskedOffPolicyAlgorithm.Policy(element_env("mask").action_space)
+    buffer = VectorReplayBuffer(200, buffer_num=2)
+    collector: Any = Collector(policy, envs, buffer)
+    _, reset_infos = collector.reset(gym_reset_kwargs={"seed": 0})
+    assert all(set(INFO_SCHEMA) <= set(info) for info in reset_infos)
+    assert all(info["steps"] == 0 and info["action"] == {} for info in reset_infos)
+    np.random.seed(0)
+    stats = collector.collect(n_episode=6)
+    assert stats.n_collected_episodes >= 6
+    batch: Any = buffer.sample(0)[0]
+    assert len(batch) == stats.n_collected_steps
+    assert set(INFO_SCHEMA) <= set(batch.info.keys())
+    for env_id in (0, 1):  # each env's episodes count steps from 1 again after every reset
+        rows = np.asarray(batch.info.env_id) == env_id
+        steps = np.asarray(batch.info.steps)[rows].tolist()
+        term = np.asarray(batch.terminated)[rows].tolist()
+        trunc = np.asarray(batch.truncated)[rows].tolist()
+        assert sum(term) + sum(trunc) >= 2, "each env should cross episode ends"
+        for i, n in enumerate(steps):
+            assert n == (1 if i == 0 or term[i - 1] or trunc[i - 1] else steps[i - 1] + 1)
+            assert trunc[i] == (n == 2 and not term[i])
+    assert all(info == "" for info in batch.info.invalid_action)
+    assert set(batch.info.task) == {"MessagesCountUnread"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import multiprocessing as mp
 import pickle
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +27,7 @@ import phoneworld_gym  # noqa: F401 (registers the PhoneWorld ids)
 from phoneworld_gym.contract import (
     ACTION_TYPES,
     MAX_TEXT,
+    Action,
     SharedTexts,
     UnicodeText,
     action_space,
@@ -202,6 +204,64 @@ def test_async_without_copy_hands_out_live_views():
     finally:
         sync.close()
         asyn.close()
+
+
+# -- actions in every form --------------------------------------------------------------------
+
+CONTACTS, CLOCK, HOME = ("com.phoneworld.contacts", "com.google.android.deskclock",
+                         "com.google.android.apps.nexuslauncher")
+
+
+def foreground(a11y: str) -> str:
+    """The package the screen shows (the first node's)."""
+    return re.search(r'package="([^"]+)"', a11y).group(1)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_batch_takes_json_text_dicts_and_actions(mode):
+    """One action per sub-env in any form ``step`` takes, as a list or tuple: each sub-env
+    does its own (the screen shows the app it opened)."""
+    envs = gymnasium.make_vec("PhoneWorld/ContactsStar-v0", num_envs=3, vectorization_mode=mode,
+                              obs_mode="a11y")
+    try:
+        obs, _ = envs.reset(seed=SEED)
+        assert [foreground(x) for x in obs["a11y"]] == [HOME] * 3
+        batches = [
+            (['{"action_type": "open_app", "app_name": "Contacts"}',
+              {"action_type": "open_app", "app_name": "Clock"},
+              Action("wait")], [CONTACTS, CLOCK, HOME]),
+            ((Action("navigate_home"), '{"action_type": "open_app", "app_name": "Clock"}',
+              numeric("open_app", app_name="Contacts")), [HOME, CLOCK, CONTACTS]),
+        ]
+        assert envs.action_space.contains(batches[0][0])
+        for actions, apps in batches:
+            obs, _, _, _, info = envs.step(actions)
+            assert [foreground(x) for x in obs["a11y"]] == apps
+            assert list(info["action_error"]) == ["", "", ""]
+            assert list(info["invalid_action"]) == ["", "", ""]
+        assert list(info["action"]["action_type"]) == ["navigate_home", "open_app", "open_app"]
+        with pytest.raises(ValueError, match="one per sub-env: 3, got 2"):
+            envs.step([Action("wait")] * 2)
+    finally:
+        envs.close()
+
+
+def test_a_batch_with_an_invalid_action_reports_it_in_that_slot():
+    """With ``invalid="noop"`` a malformed action in one slot is that slot's spent step; the
+    others act."""
+    envs = gymnasium.make_vec("PhoneWorld/ContactsStar-v0", num_envs=2,
+                              vectorization_mode="sync", obs_mode="a11y", invalid="noop")
+    try:
+        envs.reset(seed=SEED)
+        actions = ['{"action_type": "open_app", "app_name": "Contacts"', Action(
+            "open_app", app_name="Contacts")]
+        assert not envs.action_space.contains(actions)
+        obs, _, _, _, info = envs.step(actions)
+        assert [foreground(x) for x in obs["a11y"]] == [HOME, CONTACTS]
+        assert "not valid JSON" in info["invalid_action"][0] and info["invalid_action"][1] == ""
+        assert info["steps"].tolist() == [1, 1]
+    finally:
+        envs.close()
 
 
 # -- the shared-memory handlers ---------------------------------------------------------------
