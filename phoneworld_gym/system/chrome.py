@@ -10,7 +10,7 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from phoneworld_gym.apps.settings import store as settings_store
+from phoneworld_gym.system import settings as system_settings
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Stack, Text, View, dp
 
 STATUS_BAR_H = dp(24)
@@ -33,7 +33,7 @@ class StatusIcons:
     wifi: bool = True  #: Wi-Fi on and not cut off by airplane mode
     dnd: bool = False  #: Do Not Disturb (``zen_mode`` other than 0)
     saver: bool = False  #: Battery Saver tints the battery
-    battery: int = settings_store.BATTERY_LEVEL
+    battery: int = system_settings.BATTERY_LEVEL
 
     @classmethod
     def from_settings(cls, settings: dict[str, dict[str, str]]) -> StatusIcons:
@@ -41,7 +41,7 @@ class StatusIcons:
         Wi-Fi counts as off while airplane mode is on, as the Settings app's own Network
         screen says."""
         def get(key: str) -> str:
-            return settings_store.get(settings, "global", key)
+            return system_settings.get(settings, "global", key)
 
         airplane = get("airplane_mode_on") == "1"
         return cls(airplane=airplane, wifi=get("wifi_on") == "1" and not airplane,

@@ -1,10 +1,7 @@
 """Settings data: the phone's settings (``world.settings[namespace][key]``, strings, with the
-keys Android uses) and the app's own per-app notification switches.
-
-The phone starts with no settings written; a key that is missing reads as Android's default
-from :data:`DEFAULTS` (what ``settings get`` shows on a fresh phone is up to the phone; tasks
-set the starting values they rely on with ``device.put_setting`` at setup). The screens write
-a key only when the user changes it.
+keys Android uses; the provider, its defaults and :func:`get`/:func:`put` are the system
+layer's, :mod:`phoneworld_gym.system.settings`, re-exported here) and the app's own per-app
+notification switches. The screens write a key only when the user changes it.
 
 The app's own store holds the apps whose notifications the user turned off; the probe reads
 it as ``settings_app/notifications`` (the ``settings/`` prefix names the phone's settings
@@ -23,24 +20,17 @@ import numpy as np
 
 from phoneworld_gym.life import Life
 
-#: (namespace, key) -> Android's default value, for a key the phone has not written yet
-DEFAULTS: dict[tuple[str, str], str] = {
-    ("global", "airplane_mode_on"): "0",
-    ("global", "wifi_on"): "1",
-    ("global", "bluetooth_on"): "1",
-    ("global", "mobile_data"): "1",
-    ("global", "zen_mode"): "0",  # 0 off, 1 priority only (Do Not Disturb on)
-    ("global", "low_power"): "0",  # Battery Saver
-    ("system", "screen_brightness"): "102",  # 0..255
-    ("system", "screen_off_timeout"): "30000",  # ms
-    ("system", "volume_music"): "5",  # 0..15
-    ("system", "volume_ring"): "5",
-    ("system", "volume_alarm"): "6",
-    ("secure", "ui_night_mode"): "1",  # 1 light, 2 dark
-    ("global", "auto_time"): "1",  # Set time automatically
-    ("global", "auto_time_zone"): "1",  # Set time zone automatically
-    ("system", "time_12_24"): "12",  # "12" or "24" (unset: the locale's, 12 in en-US)
-}
+# the phone's settings provider and what the phone reports belong to the system layer (the
+# status bar reads them too); the screens reach them through this module
+from phoneworld_gym.system.settings import (  # noqa: F401  (re-exported)
+    ANDROID_VERSION,
+    BATTERY_LEVEL,
+    DEFAULTS,
+    MODEL,
+    get,
+    get_int,
+    put,
+)
 
 #: the time zones the manual list offers: (tz id, city, name, UTC offset in minutes on the
 #: phone's frozen day, 2026-03-14: North America is on summer time, Europe not yet)
@@ -88,26 +78,6 @@ VOLUMES: tuple[tuple[str, str], ...] = (("volume_music", "Media volume"),
                                         ("volume_ring", "Ring & notification volume"),
                                         ("volume_alarm", "Alarm volume"))
 VOLUME_MAX = 15
-BATTERY_LEVEL = 87
-ANDROID_VERSION = "14"
-MODEL = "PhoneWorld"
-
-
-def get(settings: dict[str, dict[str, str]], ns: str, key: str) -> str:
-    """The value of a setting, or its default when the phone has none."""
-    v = settings.get(ns, {}).get(key)
-    return v if v is not None else DEFAULTS.get((ns, key), "")
-
-
-def get_int(settings: dict[str, dict[str, str]], ns: str, key: str) -> int:
-    try:
-        return int(float(get(settings, ns, key)))
-    except ValueError:
-        return int(DEFAULTS.get((ns, key), "0"))
-
-
-def put(settings: dict[str, dict[str, str]], ns: str, key: str, value: str | int) -> None:
-    settings.setdefault(ns, {})[key] = str(value)
 
 
 def brightness_percent(raw: int) -> int:
