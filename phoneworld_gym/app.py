@@ -283,7 +283,21 @@ class Ctx:
     def now(self) -> str:
         return self.world.clock
 
+    @property
+    def settings(self) -> dict[str, dict[str, str]]:
+        """The phone's settings provider (namespace -> key -> value, strings), read with
+        :func:`phoneworld_gym.system.settings.get` (Android's defaults for keys never
+        written); the Settings app writes it with :func:`~phoneworld_gym.system.settings.put`."""
+        return self.world.settings
+
+    def installed(self) -> list[str]:
+        """The names of the installed apps (mini-apps included), in install order."""
+        return list(self.world.stores)
+
     # -- navigation ----------------------------------------------------------------------
+    # Every verb works on the back stack this activity lives on (the host's, for a mini-app)
+    # and puts the keyboard away, as switching screens does on a phone. Apps change the back
+    # stack and the keyboard focus only through these verbs.
     def _stack(self) -> list[dict[str, Any]]:
         return self.world.stacks.setdefault(self.host.name, [])
 
@@ -291,17 +305,68 @@ class Ctx:
         """How ``screen`` of this app is named on the back stack it lives on."""
         return mini_screen(self.app.name, screen) if self.hosted else screen
 
-    def push(self, screen: str, **args: Any) -> None:
-        """Open a new screen on top of this one."""
+    def _activity(self, screen: str, args: dict[str, Any],
+                  state: dict[str, Any] | None) -> dict[str, Any]:
+        """A new back-stack entry for ``screen`` of this app."""
         self._check_screen(screen)
-        self._stack().append({"screen": self._entry_name(screen), "args": args, "state": {}})
-        self.world.focus = None
+        return {"screen": self._entry_name(screen), "args": args,
+                "state": dict(state) if state else {}}
 
-    def pop(self) -> None:
+    def _ctx_of(self, entry: dict[str, Any]) -> Ctx:
+        """The context of another entry on this back stack."""
+        mini, _ = split_screen(entry["screen"])
+        if mini is None:
+            return Ctx(self.world, self.host, entry)
+        return Ctx(self.world, get_app(mini), entry, host=self.host)
+
+    @property
+    def depth(self) -> int:
+        """How many activities the back stack this activity lives on holds (1 on a root
+        screen: Back leaves the app)."""
+        return len(self.world.stacks.get(self.host.name, []))
+
+    def activities(self) -> list[Ctx]:
+        """The contexts of every activity on this back stack, the root first (read them; to
+        change one, use its :meth:`reload`)."""
+        return [self._ctx_of(e) for e in self.world.stacks.get(self.host.name, [])]
+
+    @property
+    def below(self) -> Ctx | None:
+        """The activity under this one on its back stack (the screen Back returns to), or
+        None on a root screen. A handler that hands something back reads it here; see also
+        :meth:`pop`'s ``result``."""
+        stack = self.world.stacks.get(self.host.name, [])
+        i = next((i for i, e in enumerate(stack) if e is self.entry), len(stack) - 1)
+        return self._ctx_of(stack[i - 1]) if i >= 1 else None
+
+    def previous_app(self) -> str | None:
+        """The app used just before this one (second in Overview), if it is still open
+        (has a back stack): where closing a screen another app opened returns to."""
+        return next((a for a in self.world.recents[1:2] if a != self.host.name
+                     and self.world.stacks.get(a)), None)
+
+    def push(self, screen: str, *, state: dict[str, Any] | None = None, **args: Any) -> None:
+        """Open a new screen on top of this one, with ``args``; ``state`` (not an argument)
+        is the UI state it opens in (a sheet already open, a draft)."""
+        entry = self._activity(screen, args, state)
+        self._stack().append(entry)
+        self.clear_focus()
+
+    def pop(self, result: dict[str, Any] | None = None, *,
+            args: dict[str, Any] | None = None) -> None:
         """Close this screen (leaving the app from its root screen). A screen another app
         shared into runs in that app's task, as on Android: closing it returns to the app
-        that shared (the entry's ``caller``)."""
+        that shared (the entry's ``caller``).
+
+        An activity result: ``result`` is merged into the state of the screen below (the
+        one Back returns to), ``args`` into its arguments, before this one closes (nothing
+        is handed back from a root screen)."""
         stack = self._stack()
+        if len(stack) > 1:
+            if result:
+                stack[-2]["state"].update(result)
+            if args:
+                stack[-2]["args"].update(args)
         caller = stack[-1].get("caller") if stack else None
         if caller is not None and caller != self.host.name and self.world.stacks.get(caller):
             stack.pop()
@@ -310,23 +375,23 @@ class Ctx:
             stack.pop()
         else:
             self.world.foreground = LAUNCHER
-        self.world.focus = None
+        self.clear_focus()
 
-    def replace(self, screen: str, **args: Any) -> None:
-        """Swap this screen for another."""
-        self._check_screen(screen)
+    def replace(self, screen: str, *, state: dict[str, Any] | None = None,
+                **args: Any) -> None:
+        """Swap this screen for another (``state``: the UI state it opens in, as for
+        :meth:`push`)."""
+        entry = self._activity(screen, args, state)
         stack = self._stack()
-        entry: dict[str, Any] = {"screen": self._entry_name(screen), "args": args, "state": {}}
         if "caller" in stack[-1]:
             entry["caller"] = stack[-1]["caller"]  # still in the sharing app's task
         stack[-1] = entry
-        self.world.focus = None
+        self.clear_focus()
 
     def reset_to(self, screen: str, **args: Any) -> None:
         """Clear the app's back stack down to one screen (a mini-app: its own activities on
         the host's stack, down to the first one it opened with)."""
-        self._check_screen(screen)
-        entry = {"screen": self._entry_name(screen), "args": args, "state": {}}
+        entry = self._activity(screen, args, None)
         if not self.hosted:
             self.world.stacks[self.app.name] = [entry]
         else:
@@ -335,6 +400,35 @@ class Ctx:
             while first > 0 and split_screen(stack[first - 1]["screen"])[0] == self.app.name:
                 first -= 1
             stack[first:] = [entry]
+        self.clear_focus()
+
+    def reset_to_root(self, **args: Any) -> None:
+        """Clear the app's back stack down to its main screen (a tab app's Back from another
+        tab, a Done that returns home)."""
+        self.reset_to(self.app.main_screen, **args)
+
+    def reload(self, **args: Any) -> None:
+        """Open this activity afresh where it is on the back stack: new arguments, an empty
+        state (a browser tab loading another page)."""
+        self.entry["state"] = {}
+        self.entry["args"] = args
+
+    # -- keyboard focus --------------------------------------------------------------------
+    @property
+    def focus(self) -> str | None:
+        """The key of the text field with keyboard focus, or None."""
+        return self.world.focus
+
+    def set_focus(self, key: str) -> None:
+        """Give keyboard focus to this screen's text field ``key`` (the keyboard opens on
+        letters, unshifted, as a tap on the field does)."""
+        if self.world.focus != key:
+            self.world.keyboard_layer = "letters"
+            self.world.shift = False
+        self.world.focus = key
+
+    def clear_focus(self) -> None:
+        """Put the keyboard away (a submitted search, a picked suggestion)."""
         self.world.focus = None
 
     def start_app(self, app: str, screen: str | None = None, **args: Any) -> None:
@@ -375,7 +469,7 @@ class Ctx:
         if screen not in mini.screens:
             raise KeyError(f"{name} has no screen {screen!r}")
         self._stack().append({"screen": mini_screen(name, screen), "args": args, "state": {}})
-        self.world.focus = None
+        self.clear_focus()
 
     def close_mini_app(self) -> None:
         """Leave this mini-app (its close button): every activity it has on top of the host's
@@ -385,7 +479,7 @@ class Ctx:
         stack = self._stack()
         while len(stack) > 1 and split_screen(stack[-1]["screen"])[0] == self.app.name:
             stack.pop()
-        self.world.focus = None
+        self.clear_focus()
 
     def share_to_host(self, *, text: str, subject: str = "") -> Handler:
         """A mini-app's "Share to chat": a handler that opens the host's receiving screen for
@@ -406,7 +500,7 @@ class Ctx:
         def h() -> None:
             self._stack().append({"screen": screen, "args": {"shared": dict(shared)},
                                   "state": {}})
-            self.world.focus = None
+            self.clear_focus()
 
         return h
 
@@ -548,6 +642,6 @@ class Ctx:
         self.state.pop("_dialog", None)
         self.state.pop("_dialog_data", None)
 
-    def go(self, screen: str, **args: Any) -> Handler:
-        """A handler that pushes ``screen``."""
-        return lambda: self.push(screen, **args)
+    def go(self, screen: str, *, state: dict[str, Any] | None = None, **args: Any) -> Handler:
+        """A handler that pushes ``screen`` (with ``args``, opening in ``state``)."""
+        return lambda: self.push(screen, state=state, **args)

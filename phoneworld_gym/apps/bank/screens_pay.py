@@ -159,8 +159,8 @@ def amount_block(ctx: Ctx, amount: str, on_amount: Callable[[str], None]) -> lis
         def h() -> None:
             keep = {k: v for k, v in ctx.state.items() if k != "_fields"}
             fields = {k: v for k, v in ctx.state.get("_fields", {}).items() if k != "amount"}
-            ctx.replace(ctx.screen_name, **{**ctx.args, "amount": c})
-            ctx.world.stacks[ctx.host.name][-1]["state"].update(keep, _fields=fields)
+            ctx.replace(ctx.screen_name, state={**keep, "_fields": fields},
+                        **{**ctx.args, "amount": c})
         return h
 
     return [

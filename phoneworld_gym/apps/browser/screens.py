@@ -35,22 +35,19 @@ def _page_scroll(ctx: Ctx, views: list[View]) -> Scroll:
 
 def _main_state(ctx: Ctx) -> dict[str, Any]:
     """The tab screen's UI state (the page's drafts, scroll and dialog) at the stack's root."""
-    stack = ctx.world.stacks[ctx.app.name]
-    root = next((e for e in stack if e["screen"] == "main"), None)
-    return root["state"] if root is not None else {}
+    root = next((a for a in ctx.activities() if a.screen_name == "main"), None)
+    return root.state if root is not None else {}
 
 
 def _fresh(ctx: Ctx) -> None:
     """A new page is showing: forget the old page's drafts, scroll and menu, put the keyboard
     away (as loading a page does) and name the page in the tab screen's arguments (so that
     each page is its own state of the screen, as a crawler or a recorder sees it)."""
-    stack = ctx.world.stacks[ctx.app.name]
-    for entry in stack:
-        if entry["screen"] == "main":
-            entry["state"] = {}
+    for activity in ctx.activities():
+        if activity.screen_name == "main":
             t = bs.tab(ctx.store)
-            entry["args"] = {"tab": t["id"], "url": bs.url_of(t)}
-    ctx.world.focus = None
+            activity.reload(tab=t["id"], url=bs.url_of(t))
+    ctx.clear_focus()
 
 
 def _nav(ctx: Ctx) -> sites.Nav:
@@ -431,11 +428,10 @@ def link(ctx: Ctx) -> Page:
     def close() -> None:
         """Close the Custom Tab: back to the app whose link opened it (a link's tab lives in
         its caller's task on Android), or to Chrome for a preview."""
-        caller = next((a for a in ctx.world.recents[1:2] if a != ctx.app.name
-                       and ctx.world.stacks.get(a)), None)
+        caller = ctx.previous_app()
         ctx.pop()
         if not ctx.args.get("preview") and caller is not None:
-            ctx.world.bring_to_front(caller)
+            ctx.start_app(caller)  # open, so it comes to the front as it was
 
     def on_back() -> bool:
         if len(stack) > 1:

@@ -530,7 +530,7 @@ def edit(ctx: Ctx) -> View | Page:
         def h() -> None:
             ctx.state["guests"] = [*guests, {"name": name, "email": email}]
             ctx.state.setdefault("_fields", {})["people"] = ""
-            ctx.world.focus = None
+            ctx.clear_focus()
 
         return h
 

@@ -238,7 +238,7 @@ def search(ctx: Ctx) -> View | Page:
         def h() -> None:
             ctx.state.setdefault("_fields", {})["q"] = text
             ctx.state["submitted"] = text
-            ctx.world.focus = None
+            ctx.clear_focus()
 
         return h
 
@@ -525,7 +525,7 @@ def compose(ctx: Ctx) -> View | Page:
         def h() -> None:
             head = to.rsplit(",", 1)[0] + ", " if "," in to else ""
             ctx.state.setdefault("_fields", {})["to"] = f"{head}{email}, ".lstrip(", ")
-            ctx.world.focus = None
+            ctx.clear_focus()
 
         return h
 
@@ -580,19 +580,17 @@ def pick_file(ctx: Ctx) -> View:
 
     def attach(path: str) -> Handler:
         def h() -> None:
-            stack = ctx.world.stacks[ctx.app.name]
-            below = stack[-2] if len(stack) >= 2 else None
+            below = ctx.below
             ctx.pop()
-            if below is None or below["screen"] != "compose":
+            if below is None or below.screen_name != "compose":
                 return
             try:
                 data = ctx.read_file(path)
             except KeyError:
                 ctx.toast("File not found")
                 return
-            below_ctx = Ctx(ctx.world, ctx.app, below)
-            current = attachments_of(below_ctx)
-            below["state"]["atts"] = current + [es.attachment(path.rsplit("/", 1)[-1], data)]
+            current = attachments_of(below)
+            below.state["atts"] = current + [es.attachment(path.rsplit("/", 1)[-1], data)]
 
         return h
 

@@ -146,9 +146,8 @@ def _to_dish(ctx: Ctx, r: dict[str, Any], did: int, d: Dish) -> Handler:
     """A dish found by search: its restaurant's page with the dish's options sheet open (just
     the page when the dish cannot be ordered now)."""
     def h() -> None:
-        ctx.push("restaurant", id=r["id"])
-        if r["open"] and did not in r["sold_out"]:
-            ctx.world.stacks[ctx.host.name][-1]["state"].update(_sheet_state(did, d))
+        ctx.push("restaurant", id=r["id"], state=_sheet_state(did, d)
+                 if r["open"] and did not in r["sold_out"] else None)
     return h
 
 

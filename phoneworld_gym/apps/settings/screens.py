@@ -2,7 +2,7 @@
 Apps (per-app notifications), Display, Sound & vibration, Battery, System and About phone.
 
 Switches, sliders and the timeout choice read and write the phone's settings
-(``ctx.world.settings``) through :mod:`.store`; nothing is written while a screen is built.
+(``ctx.settings``) through :mod:`.store`; nothing is written while a screen is built.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ CATEGORIES: tuple[tuple[str, str, str, str, tuple[int, int, int]], ...] = (
 
 
 def _settings(ctx: Ctx) -> dict[str, dict[str, str]]:
-    return ctx.world.settings
+    return ctx.settings
 
 
 def _on(ctx: Ctx, ns: str, key: str, on: str = "1") -> bool:
@@ -148,7 +148,7 @@ def connected(ctx: Ctx) -> View:
 def _apps(ctx: Ctx) -> list[tuple[str, str]]:
     """(name, label) of the installed apps other than Settings, by label."""
     registry = all_apps()
-    out = [(n, registry[n].label) for n in ctx.world.stores if n in registry and n != ctx.app.name]
+    out = [(n, registry[n].label) for n in ctx.installed() if n in registry and n != ctx.app.name]
     return sorted(out, key=lambda p: p[1].lower())
 
 

@@ -195,7 +195,7 @@ def results(ctx: Ctx) -> Page:
     def new_query(q: str) -> None:
         s["query"] = q
         s.setdefault("_scroll", {})["main"] = 0
-        ctx.world.focus = None
+        ctx.clear_focus()
 
     if fixed_cat:
         head: list[View] = [top_bar(ctx, fixed_cat, actions=[

@@ -81,7 +81,7 @@ def cart(ctx: Ctx) -> Page:
     """The cart: lines with quantity steppers, the subtotal and Proceed to checkout."""
     lines = ctx.store["cart"]
     n = st.cart_count(ctx.store)
-    head = top_bar(ctx, "Cart", back=len(ctx.world.stacks.get(ctx.app.name, [])) > 1)
+    head = top_bar(ctx, "Cart", back=ctx.depth > 1)
     if not lines:
         return tab_page(ctx, "cart", [head, Column([empty_state(
             "cart", "Your cart is empty", "Items you add to your cart will show up here.",
@@ -235,10 +235,8 @@ def address_form(ctx: Ctx) -> Page:
             ctx.toast(err)
             return
         a = st.add_address(ctx.store, **values, make_default=make_default)
-        stack = ctx.world.stacks[ctx.app.name]
-        if ctx.args.get("select") and len(stack) > 1:
-            stack[-2]["state"]["address_id"] = a["id"]
-        ctx.pop()
+        # handed back to the checkout that asked for a new address
+        ctx.pop({"address_id": a["id"]} if ctx.args.get("select") else None)
         ctx.toast("Address saved")
 
     offset, on_scroll = ctx.scroll()
