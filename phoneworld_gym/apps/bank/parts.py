@@ -10,10 +10,10 @@ from typing import Any
 from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.bank import store as bs
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import (
     Color,
     Column,
-    Handler,
     Icon,
     Row,
     Text,
@@ -57,17 +57,14 @@ def back_home(ctx: Ctx) -> Callable[[], bool]:
     """Back on the Pay, Activity and Cards tabs returns to Home (as bottom-navigation apps
     do) rather than leaving the app."""
     def h() -> bool:
-        ctx.reset_to("home")
+        ctx.reset_to_root()
         return True
     return h
 
 
 def nav(ctx: Ctx, here: str) -> View:
     """The bottom navigation (a tab is a root screen: switching clears the back stack)."""
-    def go(screen: str) -> Handler:
-        return lambda: ctx.reset_to(screen)
-    return w.bottom_nav([(icon, label, screen == here, go(screen))
-                         for icon, label, screen in TABS], theme=ctx.theme)
+    return tab_nav(ctx, TABS, here)
 
 
 def short_date(iso: str) -> str:

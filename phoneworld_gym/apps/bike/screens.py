@@ -7,6 +7,7 @@ from __future__ import annotations
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.bike import store as bk
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 
 WHITE = (255, 255, 255)
@@ -14,14 +15,7 @@ WHITE = (255, 255, 255)
 
 def header(ctx: Ctx, title: str, *, back: bool = True, actions: list[View] | None = None) -> Row:
     """The green CityBike bar, with the mini-program's close button."""
-    close = w.icon_button("circle_xmark", "Close mini program", ctx.close_mini_app,
-                          rid="close_mini", theme=ctx.theme)
-    bar = w.app_bar(title, on_back=ctx.pop if back else None,
-                    actions=[*(actions or []), close], theme=ctx.theme, bg=ctx.theme.primary)
-    for v in bar.walk():
-        if isinstance(v, (Text, Icon)):
-            v.color = WHITE
-    return bar
+    return mini_app_bar(ctx, title, back=back, actions=actions or ())
 
 
 def stations(ctx: Ctx) -> View:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.bills import store as bl
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Icon, Row, Scroll, Text, View, dp
 
 WHITE = (255, 255, 255)
@@ -14,14 +15,7 @@ GLYPHS = {b[0]: b[2] for b in bl.BILLERS}
 
 def header(ctx: Ctx, title: str) -> Row:
     """The blue bar, with the mini-program's close button."""
-    close = w.icon_button("circle_xmark", "Close mini program", ctx.close_mini_app,
-                          rid="close_mini", theme=ctx.theme)
-    bar = w.app_bar(title, on_back=ctx.pop, actions=[close], theme=ctx.theme,
-                    bg=ctx.theme.primary)
-    for v in bar.walk():
-        if isinstance(v, (Text, Icon)):
-            v.color = WHITE
-    return bar
+    return mini_app_bar(ctx, title)
 
 
 def bills(ctx: Ctx) -> View:

@@ -14,6 +14,7 @@ from PIL import Image as PILImage
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.chat import store as cs
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import (
     Column,
     Handler,
@@ -32,8 +33,8 @@ SENT_BUBBLE = (149, 236, 105)  # the green of a sent bubble
 CHAT_BG = (237, 237, 237)
 WHITE = (255, 255, 255)
 BADGE = (250, 81, 81)
-TABS = (("message", "Chats"), ("contacts", "Contacts"), ("compass", "Discover"),
-        ("circle_user", "Me"))
+TABS = (("message", "Chats", "Chats"), ("contacts", "Contacts", "Contacts"),
+        ("compass", "Discover", "Discover"), ("circle_user", "Me", "Me"))
 PHOTO_FOLDERS = ("/sdcard/DCIM/", "/sdcard/Pictures/")
 
 _THUMBS: collections.OrderedDict[str, PILImage.Image] = collections.OrderedDict()
@@ -102,9 +103,8 @@ def main(ctx: Ctx) -> View:
     Chats tab."""
     tab = str(ctx.args.get("tab", "Chats"))
     total = sum(cs.unread(ctx.store, c["id"]) for c in ctx.store["chats"])
-    nav = w.bottom_nav([(icon, label, tab == label, _tab(ctx, label))
-                        for icon, label in TABS], theme=ctx.theme,
-                       badges={"Chats": str(total)} if total else None)
+    nav = tab_nav(ctx, TABS, tab, to=lambda label: _tab(ctx, label),
+                  badges={"Chats": str(total)} if total else None)
     title = "Chat" if tab == "Chats" else tab
     if tab == "Chats" and total:
         title = f"Chat ({total})"

@@ -13,6 +13,7 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.clock import store as cs
 from phoneworld_gym.ui import controls as c
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
 TABS = (("alarm", "Alarm", "alarms"), ("clock", "Clock", "clock"),
@@ -26,8 +27,7 @@ def _frame(ctx: Ctx, tab: str, body: Sequence[View], fab: View | None = None,
                                   on_scroll=on_scroll, rid="recycler_view")]
     if fab is not None:  # below the list, not over it: nothing it would hide stays tappable
         content.append(fab)
-    nav = w.bottom_nav([(icon, label, screen == tab, _tab(ctx, screen))
-                        for icon, label, screen in TABS], theme=ctx.theme)
+    nav = tab_nav(ctx, TABS, tab)
     top = Row([Text({"alarms": "Alarm", "clock": "Clock", "timer": "Timer",
                      "stopwatch": "Stopwatch"}[tab], size=22, color=ctx.theme.on_surface,
                     flex=1, rid="action_bar_title")],
@@ -35,10 +35,6 @@ def _frame(ctx: Ctx, tab: str, body: Sequence[View], fab: View | None = None,
               cls="android.widget.LinearLayout")
     body_view = Column([top, Column(content, flex=1), nav], bg=ctx.theme.surface)
     return Page(body_view, dialog=dialog)
-
-
-def _tab(ctx: Ctx, screen: str) -> Handler:
-    return lambda: ctx.reset_to(screen)
 
 
 def _center_fab(icon: str, desc: str, on_click: Handler, ctx: Ctx, *, rid: str = "fab",

@@ -13,6 +13,7 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.expenses import store as es
 from phoneworld_gym.ui import pickers
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.sheets import bottom_sheet
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp
 
@@ -38,14 +39,11 @@ def cat_icon(name: str, *, box: float = 40) -> View:
 
 
 def nav(ctx: Ctx, current: str) -> View:
-    items = [("list", "Entries", "main"), ("chart_pie", "Summary", "summary"),
-             ("wallet", "Budgets", "budgets")]
-
-    def to(screen: str) -> Handler:
+    def to(screen: str) -> Handler:  # a tab keeps the month on show
         return lambda: ctx.reset_to(screen, month=month_state(ctx))
 
-    return w.bottom_nav([(icon, label, screen == current, to(screen))
-                         for icon, label, screen in items], theme=ctx.theme)
+    return tab_nav(ctx, [("list", "Entries", "main"), ("chart_pie", "Summary", "summary"),
+                         ("wallet", "Budgets", "budgets")], current, to=to)
 
 
 def month_switcher(ctx: Ctx, month: str) -> View:

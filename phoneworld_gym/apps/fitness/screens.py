@@ -16,6 +16,7 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.fitness import store as fs
 from phoneworld_gym.ui import pickers
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import Color, Column, Icon, Row, Scroll, Stack, Text, View, dp
 
 TEAL: Color = (0, 137, 123)
@@ -48,11 +49,8 @@ def period_label(first: dt.date, last: dt.date, kind: str) -> str:
 
 def nav(ctx: Ctx, current: str) -> Row:
     """The bottom navigation: Home, Journal, Profile."""
-    items = [("heart_pulse", "Home", "main"), ("list", "Journal", "journal"),
-             ("user", "Profile", "profile")]
-    return w.bottom_nav([(icon, label, screen == current,
-                          (lambda s=screen: ctx.reset_to(s)))  # type: ignore[misc]
-                         for icon, label, screen in items], theme=ctx.theme)
+    return tab_nav(ctx, [("heart_pulse", "Home", "main"), ("list", "Journal", "journal"),
+                         ("user", "Profile", "profile")], current)
 
 
 def progress(frac: float, color: Color, track: Color, *, rid: str = "") -> Row:

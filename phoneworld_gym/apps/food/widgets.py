@@ -11,6 +11,7 @@ from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.food import store as fs
 from phoneworld_gym.apps.food.catalogue import RESTAURANTS
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import Column, Icon, Image, Row, Text, View, dp
 
 WHITE = (255, 255, 255)
@@ -31,13 +32,8 @@ def bar(ctx: Ctx, title: str, *, back: bool = True, actions: Sequence[View] = ()
 
 def nav(ctx: Ctx, current: str) -> Row:
     """The bottom navigation (Home, Search, Orders, Account); a tab resets the back stack."""
-    def go(screen: str) -> Any:
-        return lambda: ctx.reset_to(screen)
-
     live = sum(1 for o in ctx.store["orders"] if o["status"] in ("Preparing", "On the way"))
-    return w.bottom_nav([(icon, label, screen == current, go(screen))
-                         for icon, label, screen in TABS], theme=ctx.theme,
-                        badges={"Orders": str(live)} if live else None)
+    return tab_nav(ctx, TABS, current, badges={"Orders": str(live)} if live else None)
 
 
 def cart_bar(ctx: Ctx) -> View | None:

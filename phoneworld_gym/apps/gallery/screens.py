@@ -17,6 +17,7 @@ from phoneworld_gym.apps.gallery import store as gs
 from phoneworld_gym.apps.gallery import widgets as gw
 from phoneworld_gym.ui import sheets
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import Column, Handler, Icon, Picture, Row, Scroll, Text, View, dp
 
 BLACK = (0, 0, 0)
@@ -186,15 +187,13 @@ def _tab(ctx: Ctx, screen: str) -> Handler:
 
 
 def nav(ctx: Ctx, current: str) -> View:
-    return w.bottom_nav([("image", "Photos", current == "main", _tab(ctx, "main")),
-                         ("search", "Search", current == "search", _tab(ctx, "search")),
-                         ("images", "Library", current == "albums", _tab(ctx, "albums"))],
-                        theme=ctx.theme)
+    return tab_nav(ctx, [("image", "Photos", "main"), ("search", "Search", "search"),
+                         ("images", "Library", "albums")], current)
 
 
 def _back_to_photos(ctx: Ctx) -> Callable[[], bool]:
     def h() -> bool:
-        ctx.reset_to("main")
+        ctx.reset_to_root()
         return True
 
     return h

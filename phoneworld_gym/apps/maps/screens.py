@@ -15,6 +15,7 @@ from phoneworld_gym.apps.maps import widgets as mw
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.controls import checkbox
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import (
     Column,
     Divider,
@@ -54,14 +55,8 @@ def _map(center: tuple[float, float], zoom: float, height: int,
 
 
 def nav(ctx: Ctx, current: str) -> Row:
-    items = [("compass", "Explore", "main"), ("bookmark", "Saved", "saved"),
-             ("history", "Recents", "recents")]
-
-    def go(screen: str) -> Handler:
-        return lambda: ctx.reset_to(screen)
-
-    return w.bottom_nav([(icon, label, screen == current, go(screen))
-                         for icon, label, screen in items], theme=ctx.theme)
+    return tab_nav(ctx, [("compass", "Explore", "main"), ("bookmark", "Saved", "saved"),
+                         ("history", "Recents", "recents")], current)
 
 
 def _search_pill(ctx: Ctx) -> Row:
@@ -431,10 +426,9 @@ def choose(ctx: Ctx) -> View:
 
     def pick(key: str) -> Handler:
         def h() -> None:
-            stack = ctx.world.stacks[ctx.app.name]
-            if len(stack) >= 2 and stack[-2]["screen"] == "directions":
-                stack[-2]["args"][role] = key
-            ctx.pop()
+            below = ctx.below
+            ctx.pop(args={role: key} if below is not None
+                    and below.screen_name == "directions" else None)
 
         return h
 

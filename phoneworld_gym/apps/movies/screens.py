@@ -6,6 +6,7 @@ from __future__ import annotations
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.movies import store as mv
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 
 WHITE = (255, 255, 255)
@@ -16,14 +17,7 @@ FREE, TAKEN, MINE = (150, 148, 172), (62, 60, 74), (229, 57, 53)
 
 def header(ctx: Ctx, title: str, *, actions: list[View] | None = None) -> Row:
     """The dark cinema bar, with the mini-program's close button."""
-    close = w.icon_button("circle_xmark", "Close mini program", ctx.close_mini_app,
-                          rid="close_mini", theme=ctx.theme)
-    bar = w.app_bar(title, on_back=ctx.pop, actions=[*(actions or []), close],
-                    theme=ctx.theme, bg=DARK)
-    for v in bar.walk():
-        if isinstance(v, (Text, Icon)):
-            v.color = WHITE
-    return bar
+    return mini_app_bar(ctx, title, actions=actions or (), bg=DARK)
 
 
 def films(ctx: Ctx) -> View:

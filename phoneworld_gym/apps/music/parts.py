@@ -11,6 +11,7 @@ from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.music import store as ms
 from phoneworld_gym.apps.music.catalogue import ALBUMS, ARTIST_BY_ID, SONGS
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.sheets import bottom_sheet
 from phoneworld_gym.ui.view import Column, Handler, Image, Row, Text, View, dp
 
@@ -214,13 +215,8 @@ def mini_player(ctx: Ctx) -> View:
 
 def nav(ctx: Ctx, current: str) -> View:
     """Home, Search, Your Library."""
-    def go(screen: str) -> Handler:
-        return lambda: ctx.reset_to(screen)
-
-    return w.bottom_nav([("home", "Home", current == "main", go("main")),
-                         ("search", "Search", current == "search", go("search")),
-                         ("layer_group", "Your Library", current == "library", go("library"))],
-                        theme=ctx.theme)
+    return tab_nav(ctx, [("home", "Home", "main"), ("search", "Search", "search"),
+                         ("layer_group", "Your Library", "library")], current)
 
 
 def chrome(ctx: Ctx, current: str, content: View) -> Column:

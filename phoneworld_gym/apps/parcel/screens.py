@@ -8,6 +8,7 @@ import dataclasses
 from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.parcel import store as pc
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Icon, Row, Scroll, Text, View, dp
 
 WHITE = (255, 255, 255)
@@ -16,14 +17,7 @@ INK = (33, 33, 33)
 
 def header(ctx: Ctx, title: str) -> Row:
     """The yellow courier bar, with the mini-program's close button."""
-    close = w.icon_button("circle_xmark", "Close mini program", ctx.close_mini_app,
-                          rid="close_mini", theme=ctx.theme)
-    bar = w.app_bar(title, on_back=ctx.pop, actions=[close], theme=ctx.theme,
-                    bg=ctx.theme.primary)
-    for v in bar.walk():
-        if isinstance(v, (Text, Icon)):
-            v.color = INK
-    return bar
+    return mini_app_bar(ctx, title, fg=INK)
 
 
 def parcels(ctx: Ctx) -> View:

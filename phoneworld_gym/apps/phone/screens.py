@@ -10,6 +10,7 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.phone import store as ps
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.sheets import popup_menu
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 
@@ -110,9 +111,8 @@ def main(ctx: Ctx) -> View | Page:
                  width=dp(56), height=dp(56), padding=(dp(14), 0, 0, 0),
                  bg=ctx.theme.primary_container, radius=dp(16), on_click=ctx.go("dial"),
                  desc="key pad", rid="dialpad_fab", cls="android.widget.ImageButton")
-    nav = w.bottom_nav([(icon, label, tab == key, ctx.setter("tab", key))
-                        for icon, label, key in TABS], theme=ctx.theme,
-                       badges={"Recents": str(missed)} if missed else None)
+    nav = tab_nav(ctx, TABS, tab, to=lambda key: ctx.setter("tab", key),
+                  badges={"Recents": str(missed)} if missed else None)
     body = Column([
         Row([top], padding=(w.MARGIN, dp(8), w.MARGIN, dp(8))),
         content,

@@ -12,8 +12,9 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.recipes import store as rs
 from phoneworld_gym.ui import controls
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.sheets import swipe_to_dismiss
-from phoneworld_gym.ui.view import Column, Handler, Icon, Image, Row, Scroll, Text, View, dp
+from phoneworld_gym.ui.view import Column, Icon, Image, Row, Scroll, Text, View, dp
 
 ORANGE = (232, 112, 28)
 #: a tint and glyph per cuisine for the recipe pictures
@@ -32,17 +33,10 @@ def _look(r: dict[str, Any]) -> tuple[tuple[int, int, int], str]:
 
 def nav(ctx: Ctx, current: str) -> View:
     """The bottom navigation: Discover, Saved, Shopping list."""
-    items = [("search", "Discover", "main"), ("heart", "Saved", "favorites"),
-             ("basket_shopping", "Shopping list", "shopping")]
-
-    def to(screen: str) -> Handler:
-        return lambda: ctx.reset_to(screen)
-
-    return w.bottom_nav([(icon, label, screen == current, to(screen))
-                         for icon, label, screen in items], theme=ctx.theme,
-                        badges={"Shopping list": str(sum(1 for it in ctx.store["shopping"]
-                                                         if not it["checked"]))}
-                        if any(not it["checked"] for it in ctx.store["shopping"]) else None)
+    left = sum(1 for it in ctx.store["shopping"] if not it["checked"])
+    return tab_nav(ctx, [("search", "Discover", "main"), ("heart", "Saved", "favorites"),
+                         ("basket_shopping", "Shopping list", "shopping")], current,
+                   badges={"Shopping list": str(left)} if left else None)
 
 
 def meta_line(ctx: Ctx, r: dict[str, Any], *, reviews: bool = False, rid: str) -> Row:

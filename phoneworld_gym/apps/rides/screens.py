@@ -15,6 +15,7 @@ from phoneworld_gym.apps.rides import canvas
 from phoneworld_gym.apps.rides import store as rs
 from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import (
     Column,
     Divider,
@@ -45,19 +46,13 @@ def now(ctx: Ctx) -> dt.datetime:
 
 # -- shared pieces ---------------------------------------------------------------------------
 def nav(ctx: Ctx, current: str) -> Row:
-    items = [("home", "Home", "main"), ("receipt", "Activity", "activity"),
-             ("circle_user", "Account", "account")]
-
-    def go(screen: str) -> Handler:
-        return lambda: ctx.reset_to(screen)
-
-    return w.bottom_nav([(icon, label, screen == current, go(screen))
-                         for icon, label, screen in items], theme=ctx.theme)
+    return tab_nav(ctx, [("home", "Home", "main"), ("receipt", "Activity", "activity"),
+                         ("circle_user", "Account", "account")], current)
 
 
 def to_main(ctx: Ctx) -> bool:
     """Back from the Activity or Account tab returns to the Home tab, as in ride apps."""
-    ctx.reset_to("main")
+    ctx.reset_to_root()
     return True
 
 

@@ -9,6 +9,7 @@ from phoneworld_gym.app import Ctx, Page
 from phoneworld_gym.apps.shopping import catalogue as cat
 from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import Column, Handler, Icon, Image, Row, Stack, Text, View, dp
 from phoneworld_gym.ui.widgets import Theme
 
@@ -22,8 +23,8 @@ DEAL_RED = (186, 26, 26)
 STAR = (240, 160, 0)
 STAR_OFF = (222, 216, 212)
 GREEN = (27, 110, 50)
-TABS = (("home", "home", "Home"), ("categories", "grid", "Categories"),
-        ("cart", "cart", "Cart"), ("account", "user", "Account"))
+TABS = (("home", "Home", "home"), ("grid", "Categories", "categories"),
+        ("cart", "Cart", "cart"), ("user", "Account", "account"))
 M = w.MARGIN
 
 
@@ -234,15 +235,14 @@ def go_tab(ctx: Ctx, tab: str) -> Handler:
 def nav_bar(ctx: Ctx, current: str) -> Row:
     """The bottom navigation, with the cart count on the Cart destination."""
     n = st.cart_count(ctx.store)
-    items = [(icon, label, name == current, go_tab(ctx, name)) for name, icon, label in TABS]
-    return w.bottom_nav(items, theme=THEME, badges={"Cart": str(n)} if n else None)
+    return tab_nav(ctx, TABS, current, badges={"Cart": str(n)} if n else None, theme=THEME)
 
 
 def tab_page(ctx: Ctx, tab: str, content: Sequence[View], dialog: View | None = None) -> Page:
     """A top-level screen: its content above the bottom navigation. Back from another tab's
     root goes Home, as in most shopping apps."""
     def on_back() -> bool:
-        if len(ctx.world.stacks.get(ctx.app.name, [])) > 1 or tab == "home":
+        if ctx.depth > 1 or tab == "home":
             return False
         ctx.reset_to("home")
         return True

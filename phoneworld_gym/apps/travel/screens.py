@@ -29,6 +29,7 @@ from phoneworld_gym.apps.travel.parts import (
 )
 from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
+from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.sheets import bottom_sheet
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 
@@ -53,10 +54,9 @@ def main(ctx: Ctx) -> View | Page:
     else:
         body = search_tab(ctx)
         title = "Travel"
-    nav = w.bottom_nav([("search", "Search", tab == "search", ctx.setter("tab", "search")),
-                        ("heart", "Saved", tab == "saved", ctx.setter("tab", "saved")),
-                        ("suitcase", "Bookings", tab == "trips", ctx.setter("tab", "trips"))],
-                       theme=th)
+    nav = tab_nav(ctx, [("search", "Search", "search"), ("heart", "Saved", "saved"),
+                        ("suitcase", "Bookings", "trips")], tab,
+                  to=lambda key: ctx.setter("tab", key), theme=th)
     page = Column([header(ctx, title, back=False), body, nav], bg=th.surface)
     dlg = None
     if tab == "search" and ctx.dialog in ("checkin", "checkout"):
