@@ -313,7 +313,9 @@ class ElementActions(gym.Wrapper[Any, Any, Any, Any],
             raise ValueError(f"action {a} ({self.describe_action(a)}) is masked out now: {why}")
         act = Action("wait") if why else self.decode(a)
         obs, reward, terminated, truncated, info = self.env.step(act)
-        info = {**info, "action": act.to_json(), "invalid_action": why}
+        # the same keys as reset's info (the env's schema plus the goal's typeable values)
+        info = {**info, "action": act.to_json(), "invalid_action": why,
+                "values": list(self._values)}
         return self._observe(obs), float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:

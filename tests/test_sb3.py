@@ -80,6 +80,7 @@ def test_masks_offer_exactly_what_means_something(env_id):
     m, v = env.max_elements, env.max_values
     obs, info = env.reset(seed=3)
     assert info["values"] == env.values and env.values  # the name to search for
+    reset_keys = set(info)
     checked = 0
     for _ in range(25):
         mask = env.action_masks()
@@ -108,6 +109,7 @@ def test_masks_offer_exactly_what_means_something(env_id):
             _, _, term, trunc, info = env.step(i)
             assert info["action_error"] == "" and info["invalid_action"] == ""
             assert info["action"] == {"action_type": "click", "index": i}
+            assert set(info) == reset_keys  # one info schema for reset and step
             checked += 1
             if term or trunc:
                 env.reset(seed=int(rng.integers(100)))
