@@ -61,12 +61,23 @@ the device reconnects once (``adb connect`` for a network serial, waiting up to
 ``reconnect_timeout`` for it to come back) and runs the command again; if that fails too it
 raises :class:`DeviceLost`, whose message says what happened. ``PhoneEnv`` ends the episode
 truncated then (``info["device_error"]``).
+
+The phone's identity (:class:`PhoneIdentity`: ``ro.serialno``, ``ro.build.fingerprint`` and
+the kernel's boot id, ``/proc/sys/kernel/random/boot_id``, new at every boot) is read when the
+device connects, and read again at every reconnect and before the first command after
+``identity_check_after`` seconds without one (the adb server reconnects a network phone by
+itself, so a phone restarted between two steps may answer without any command failing). A
+different identity raises :class:`PhoneChanged`: another phone answers on that serial, or the
+same phone restarted, and either way the episode's state is gone, so ``PhoneEnv`` ends the
+episode truncated. The new identity is kept: the next ``reset`` starts an episode on the phone
+that is there now.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import io
 import os
 import re
@@ -139,10 +150,49 @@ ANDROID_APPS: dict[str, tuple[str, ...]] = {
 _PLAIN_TEXT = re.compile(r"[\x20-\x24\x26-\x7e]*")  # printable ASCII except '%'
 _BOUNDS_ATTR = re.compile(r'bounds="\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]"')
 _WM_SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+#: the kernel's boot id: a random UUID drawn at each boot, readable by the adb shell
+BOOT_ID_PATH = "/proc/sys/kernel/random/boot_id"
+#: one command that prints what :class:`PhoneIdentity` holds, a line each
+IDENTITY_COMMAND = f"getprop ro.serialno; getprop ro.build.fingerprint; cat {BOOT_ID_PATH}"
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 class DeviceLost(DeviceError):
     """The phone stopped answering and one reconnect did not bring it back."""
+
+
+class PhoneChanged(DeviceError):
+    """The phone that answers is not the one the device was talking to: another phone, or
+    the same one restarted (a new boot id). Whatever an episode did on it is gone."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PhoneIdentity:
+    """Who a phone is: its serial number and build, and the boot id of its current boot
+    (``""`` where a phone does not let the shell read it; then only the first two count)."""
+
+    serialno: str
+    fingerprint: str
+    boot_id: str
+
+    @classmethod
+    def parse(cls, output: str) -> PhoneIdentity:
+        """From the output of :data:`IDENTITY_COMMAND`."""
+        lines = [ln.strip() for ln in output.splitlines()] + ["", ""]
+        m = _UUID.search("\n".join(lines[2:]).lower())
+        return cls(lines[0], lines[1], m.group(0) if m else "")
+
+    def change(self, now: PhoneIdentity) -> str:
+        """How ``now`` differs from this identity, in words; ``""`` when it is the same
+        phone in the same boot."""
+        if (self.serialno, self.fingerprint) != (now.serialno, now.fingerprint):
+            return (f"another phone answers there now (serial number {now.serialno or '?'}, "
+                    f"build {now.fingerprint or '?'}; it was {self.serialno or '?'}, build "
+                    f"{self.fingerprint or '?'})")
+        if self.boot_id and now.boot_id and self.boot_id != now.boot_id:
+            return (f"it restarted (boot id {self.boot_id[:8]}... is now "
+                    f"{now.boot_id[:8]}...), so its state is not the episode's")
+        return ""
 
 
 def default_apps() -> dict[str, tuple[str, ...]]:
@@ -217,6 +267,9 @@ class AdbDevice:
         screenshot_size: (width, height) of screenshots.
         command_timeout: seconds one adb command may take.
         reconnect_timeout: seconds to wait for a dropped phone to come back.
+        identity_check_after: seconds without a command after which the phone's identity
+            is checked before the next one (see the module docstring; 0: before every
+            command).
         settle: seconds to wait after an action before the screen is read (None: 0.5 on a
             real phone, 0 on the virtual phone, whose screen changes at once).
         wait_s: how long the ``wait`` action sleeps (None: 1 s on a real phone, 0 on the
@@ -231,7 +284,8 @@ class AdbDevice:
                  dump_max_age: float = 1.0,
                  screenshot_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT),
                  command_timeout: float = 30.0, reconnect_timeout: float = 10.0,
-                 settle: float | None = None, wait_s: float | None = None) -> None:
+                 settle: float | None = None, wait_s: float | None = None,
+                 identity_check_after: float = 0.5) -> None:
         try:
             import adbutils
         except ImportError:
@@ -248,6 +302,11 @@ class AdbDevice:
         self.dump_max_age = float(dump_max_age)
         self.command_timeout = float(command_timeout)
         self.reconnect_timeout = float(reconnect_timeout)
+        self.identity_check_after = float(identity_check_after)
+        #: who the phone is (read at connect; see :class:`PhoneIdentity`)
+        self.identity: PhoneIdentity | None = None
+        #: when the last command succeeded (monotonic clock)
+        self._last_ok = 0.0
         self._wait_s = wait_s
         self._settle = settle
         self._release: weakref.finalize | None = None
@@ -336,28 +395,75 @@ class AdbDevice:
                                   f"{hint.get(state, '')}")
         self._dev = self._client.device(self.serial)
         self._server_version = None
+        self._forget()
+        self._verify(self._read_identity())
+
+    def _read_identity(self) -> PhoneIdentity:
+        """The phone's identity, read now (one command, without reconnecting)."""
+        return PhoneIdentity.parse(self._read(IDENTITY_COMMAND).decode("utf-8", "replace"))
+
+    def _forget(self) -> None:
+        """Drop what is known about the phone (it may be another one now)."""
         self._facts = None
         self._packages = None
+        self._xml = None
         self._probe.forget()
         self._dirty = True
 
+    def _verify(self, now: PhoneIdentity) -> None:
+        """Keep ``now`` as the phone's identity; :class:`PhoneChanged` when it is not the
+        one the device had."""
+        before, self.identity = self.identity, now
+        self._last_ok = time.monotonic()
+        why = before.change(now) if before is not None else ""
+        if why:
+            self._forget()
+            raise PhoneChanged(f"the phone {self.serial} changed: {why}")
+
+    def _check_identity(self) -> None:
+        """Read the identity again when no command ran for ``identity_check_after``
+        seconds (the adb server may have reconnected a restarted phone meanwhile)."""
+        if self.identity is None or self._dev is None or \
+                time.monotonic() - self._last_ok < self.identity_check_after:
+            return
+        self._verify(self._read_identity())
+
+    def check_identity(self) -> PhoneIdentity:
+        """Read the phone's identity now (reconnecting once if needed); the identity, or
+        :class:`PhoneChanged` when the phone is not the one the device was talking to."""
+        def run() -> PhoneIdentity:
+            self._verify(self._read_identity())
+            assert self.identity is not None
+            return self.identity
+
+        return self._call(run, "checking who the phone is")
+
     def _call(self, fn: Callable[[], T], what: str) -> T:
         """Run ``fn``; on a dropped connection reconnect once and run it again, else raise
-        :class:`DeviceLost`."""
+        :class:`DeviceLost`. The phone's identity is checked first after a pause, and at
+        the reconnect: :class:`PhoneChanged` when it is another phone (or restarted)."""
         try:
-            return fn()
+            self._check_identity()
+            out = fn()
         except self._errors as e:
             first = e
+        else:
+            self._last_ok = time.monotonic()
+            return out
         retry_errors: tuple[type[BaseException], ...] = (*self._errors, DeviceError)
         try:
             self._attach()
-            return fn()
+            out = fn()
+        except PhoneChanged:
+            raise
         except retry_errors as e:
             if self._dev is None and what == "connecting":
                 raise DeviceLost(f"cannot connect to the phone {self.serial}: {_why(first)}; "
                                  f"again: {_why(e)}") from e
             raise DeviceLost(f"lost the phone {self.serial} while {what}: "
                              f"{_why(first)}; reconnecting failed: {_why(e)}") from e
+        self._last_ok = time.monotonic()
+        return out
 
     def shell(self, command: str) -> str:
         """Run a command line on the phone (``shell:``); its output as text."""
@@ -387,20 +493,21 @@ class AdbDevice:
             raise
         return sock
 
-    def _raw(self, command: str, service: str = "shell") -> bytes:
-        def run() -> bytes:
-            sock = self._open(f"{service}:{command}")
-            try:
-                out = bytearray()
-                while True:
-                    chunk = sock.recv(1 << 16)
-                    if not chunk:
-                        return bytes(out)
-                    out += chunk
-            finally:
-                sock.close()
+    def _read(self, command: str, service: str = "shell") -> bytes:
+        """Run one command and read its whole output, without reconnecting."""
+        sock = self._open(f"{service}:{command}")
+        try:
+            out = bytearray()
+            while True:
+                chunk = sock.recv(1 << 16)
+                if not chunk:
+                    return bytes(out)
+                out += chunk
+        finally:
+            sock.close()
 
-        return self._call(run, f"running {command[:60]!r}")
+    def _raw(self, command: str, service: str = "shell") -> bytes:
+        return self._call(lambda: self._read(command, service), f"running {command[:60]!r}")
 
     def list_dir(self, path: str) -> list[tuple[str, int, int]]:
         """A folder's entries over the sync service (``LIST``): (name, mode, size), without
@@ -503,7 +610,15 @@ class AdbDevice:
     # -- Device: lifecycle ----------------------------------------------------------------
     def reset(self, seed: int) -> None:
         """Force-stop the known apps and go home; the virtual phone also rebuilds its world
-        from ``seed`` (a real phone keeps its data: see the module docstring)."""
+        from ``seed`` (a real phone keeps its data: see the module docstring). A phone that
+        changed since the last episode (:class:`PhoneChanged`) is taken as it is now: a new
+        episode starts on it."""
+        try:
+            self._reset(seed)
+        except PhoneChanged:
+            self._reset(seed)  # the new identity is kept: this is the phone from now on
+
+    def _reset(self, seed: int) -> None:
         cmds = []
         if self.virtual:
             cmds.append(f"setprop phoneworld.reset {int(seed)}")

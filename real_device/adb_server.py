@@ -40,6 +40,7 @@ import logging
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -99,6 +100,9 @@ def default_props(seed: int, serial: str) -> dict[str, str]:
         "ro.sf.lcd_density": "420", "ro.serialno": serial, "ro.boot.serialno": serial,
         "ro.debuggable": "0", "ro.secure": "1", "sys.boot_completed": "1",
         "persist.sys.timezone": "UTC", "ro.phoneworld.seed": str(seed),
+        "ro.build.id": "UQ1A.240205.004", "ro.build.version.incremental": "11269751",
+        "ro.build.fingerprint": "phoneworld/phoneworld/phoneworld:14/UQ1A.240205.004/"
+                                "11269751:user/release-keys",
     }
 
 
@@ -126,6 +130,10 @@ class VirtualPhone:
     theme; see ``docs/real-devices.md``). It is served as ``getprop ro.phoneworld.profile``.
     A device you pass keeps its own profile, so ``profile="field"`` with a device that is
     not a ``FieldPhone`` is an error.
+
+    Each :meth:`start` is a boot: ``cat /proc/sys/kernel/random/boot_id`` reads a new random
+    UUID (:attr:`boot_id`), which is how ``AdbDevice`` tells that the phone it reconnected
+    to is not the one it was talking to (a stopped phone's world is lost to its clients).
     """
 
     def __init__(self, device: Any = None, host: str = "127.0.0.1", port: int = 0,
@@ -195,6 +203,11 @@ class VirtualPhone:
         return f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
 
     @property
+    def boot_id(self) -> str:
+        """What ``/proc/sys/kernel/random/boot_id`` reads: a new UUID at each :meth:`start`."""
+        return self.commands.boot_id
+
+    @property
     def running(self) -> bool:
         """Whether the server thread is alive."""
         return self._thread is not None and self._thread.is_alive()
@@ -226,6 +239,8 @@ class VirtualPhone:
                 return
             serial = f"phoneworld-{self._port}"
             self.props["ro.serialno"] = self.props["ro.boot.serialno"] = serial
+            # every start is a boot: a new boot id, so a client can tell a restarted phone
+            self.commands.boot_id = str(uuid.uuid4())
             self._reaper = loop.create_task(self._reap())
             ready.set()
             try:
@@ -304,7 +319,7 @@ class VirtualPhone:
 
         def read(path: str, env: Env) -> bytes:
             try:
-                return self.storage.read(self.storage.resolve(path, env.cwd))
+                return self.commands.read_file(path, env)
             except StorageError as e:
                 raise OSError(str(e)) from None
 

@@ -26,7 +26,9 @@ import math
 import posixpath
 import re
 import struct
+import uuid
 import xml.etree.ElementTree as ET
+import zlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -36,6 +38,7 @@ from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, swipe_f
 from phoneworld_gym.device import SETTINGS_NAMESPACES, Row
 from phoneworld_gym.real_device.shell import IO, SH, Env
 from phoneworld_gym.real_device.storage import SDCARD, Storage, StorageError
+from phoneworld_gym.system.settings import BATTERY_LEVEL
 
 LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
 LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
@@ -75,6 +78,99 @@ KEY_CHARS: dict[int, str] = {
     73: "\\", 74: ";", 75: "'", 76: "/", 77: "@", 81: "+",
 }
 
+#: the kernel's boot id: a new random UUID at every boot (a virtual phone boots when its
+#: server starts); ``cat`` serves it, and ``AdbDevice`` reads it to notice a restarted phone
+BOOT_ID_PATH = "/proc/sys/kernel/random/boot_id"
+
+
+@dataclasses.dataclass(frozen=True)
+class Process:
+    """One row of ``ps``: sizes in KiB, ``state`` one of toybox's letters (S sleeping,
+    R running)."""
+
+    user: str
+    pid: int
+    ppid: int
+    vsz: int
+    rss: int
+    wchan: str
+    state: str
+    name: str
+
+
+ZYGOTE_PID = 612
+ADBD_PID = 571
+#: the system's own processes, as ``ps -A`` lists them on a Pixel on Android 14 (the app
+#: processes, the adb shell and ``ps`` itself are added per call: see ``PhoneCommands.processes``)
+SYSTEM_PROCESSES = (
+    Process("root", 1, 0, 10904596, 12088, "do_epoll_wait", "S", "init"),
+    Process("root", 2, 0, 0, 0, "kthreadd", "S", "[kthreadd]"),
+    Process("root", 281, 1, 10780640, 3516, "do_epoll_wait", "S", "ueventd"),
+    Process("logd", 312, 1, 10958156, 7220, "do_epoll_wait", "S", "logd"),
+    Process("system", 340, 1, 10798104, 4820, "do_epoll_wait", "S", "servicemanager"),
+    Process("shell", ADBD_PID, 1, 10897232, 6012, "do_epoll_wait", "S", "adbd"),
+    Process("root", ZYGOTE_PID, 1, 15047876, 139044, "do_sys_poll", "S", "zygote64"),
+    Process("system", 1021, ZYGOTE_PID, 19364752, 412332, "do_epoll_wait", "S",
+            "system_server"),
+)
+#: app processes get pids in this range (a stable pid per package: see ``app_ids``)
+APP_PIDS = range(1100, 4000)
+#: the first app uid handed out (uids below 10000 are the system's)
+FIRST_APP_UID = 10100
+#: packages that run as the system uid
+SYSTEM_UID_PACKAGES = frozenset({"android", "com.android.settings"})
+#: ``ps`` columns: name -> (width, right-aligned); the last column is never padded
+PS_COLUMNS: dict[str, tuple[int, bool]] = {
+    "USER": (12, False), "PID": (5, True), "PPID": (5, True), "UID": (5, True),
+    "VSZ": (7, True), "RSS": (6, True), "WCHAN": (16, False), "ADDR": (4, True),
+    "S": (1, False), "NAME": (27, False), "CMD": (27, False), "ARGS": (27, False),
+    "COMM": (15, False), "CMDLINE": (27, False),
+}
+PS_DEFAULT = ("USER", "PID", "PPID", "VSZ", "RSS", "WCHAN", "ADDR", "S", "NAME")
+
+
+def format_columns(rows: list[list[str]], columns: list[tuple[int, bool]]) -> str:
+    """Rows in toybox's fixed columns: each column ends where its width says (a right-aligned
+    one) or starts there (a left-aligned one), at least one space from the one before; a
+    value too long for its column pushes the rest of the line along and the next columns
+    take the slack back, as toybox does."""
+    out = []
+    for row in rows:
+        line = ""
+        end = 0  # where the current column ends when nothing overflows
+        for k, (text, (width, right)) in enumerate(zip(row, columns)):
+            start = end + (1 if k else 0)
+            end = start + width
+            gap = 1 if k else 0
+            if right:
+                pad = max(gap, end - len(line) - len(text))
+            else:
+                pad = max(gap, start - len(line))
+            line += " " * pad + text
+        out.append(line.rstrip() + "\n")
+    return "".join(out)
+
+
+def _cut_list(spec: str) -> list[tuple[int, int]]:
+    """``cut``'s LIST (``1,3-5,7-,-2``) as 0-based inclusive ranges (``UsageError`` when
+    malformed)."""
+    ranges = []
+    for piece in spec.split(","):
+        lo, dash, hi = piece.partition("-")
+        try:
+            a = int(lo) if lo else 1
+            b = (int(hi) if hi else 1 << 30) if dash else a
+        except ValueError:
+            raise UsageError(f"cut: bad list '{spec}'") from None
+        if a < 1 or b < a or (not lo and not hi):
+            raise UsageError(f"cut: bad list '{spec}'")
+        ranges.append((a - 1, b - 1))
+    return ranges
+
+
+def _cut_pick(items: list[Any], ranges: list[tuple[int, int]]) -> list[Any]:
+    """The items whose 0-based index falls in a range, in input order, each once."""
+    return [x for i, x in enumerate(items) if any(a <= i <= b for a, b in ranges)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -283,12 +379,16 @@ def matches(row: Row, conditions: list[tuple[str, str, Any]]) -> bool:
 class PhoneCommands:
     """Runs device commands against one phone: ``commands(argv, io, env) -> exit status``.
 
-    ``props`` are the ``getprop`` properties; ``storage`` the phone's files."""
+    ``props`` are the ``getprop`` properties; ``storage`` the phone's files; ``boot_id``
+    what ``/proc/sys/kernel/random/boot_id`` reads (default: a new random UUID; the server
+    draws a new one at each start, as a phone does at each boot)."""
 
-    def __init__(self, device: Any, storage: Storage, props: dict[str, str]) -> None:
+    def __init__(self, device: Any, storage: Storage, props: dict[str, str],
+                 boot_id: str | None = None) -> None:
         self.device = device
         self.storage = storage
         self.props = props
+        self.boot_id = boot_id or str(uuid.uuid4())
         self._png: tuple[np.ndarray, bytes] | None = None
         self.handlers: dict[str, Handler] = {
             "input": self.input, "screencap": self.screencap, "uiautomator": self.uiautomator,
@@ -299,7 +399,7 @@ class PhoneCommands:
             "cp": self.cp, "mv": self.mv, "cd": self.cd, "pwd": self.pwd, "grep": self.grep,
             "head": self.head, "tail": self.tail, "wc": self.wc, "id": self.id,
             "whoami": self.whoami, "uname": self.uname, "date": self.date, "sleep": self.sleep,
-            "printf": self.printf,
+            "printf": self.printf, "cut": self.cut, "ps": self.ps, "pidof": self.pidof,
         }
         for algo in ("md5", "sha1", "sha256"):  # md5sum, sha1sum, sha256sum FILE...
             self.handlers[f"{algo}sum"] = _hash_handler(self, algo)
@@ -504,28 +604,31 @@ class PhoneCommands:
 
     def dumpsys(self, args: list[str], io: IO, env: Env) -> int:
         """``dumpsys window [windows]``, ``activity [activities|top]``, ``display``,
-        ``power``; other services print a short notice."""
+        ``power``, ``battery``; other services print a short notice."""
         service = args[0] if args else ""
+        if service == "battery":
+            return self._battery(args[1:], io)
         pkg, act = self._foreground()
         short = act[len(pkg):] if act.startswith(pkg + ".") else act
+        uid, pid = self.app_ids().get(pkg, (FIRST_APP_UID - 1, APP_PIDS.stop))
         if service == "window":
             io.out(f"WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
                    f"  Window #0 Window{{e5c5b7e u0 {pkg}/{act}}}:\n"
                    f"    mDisplayId=0 rootTaskId=12 mSession=Session{{pw u0a0}} "
                    f"mClient=android.os.BinderProxy\n"
-                   f"    mOwnerUid=10123 showForAllUsers=false package={pkg}\n\n"
+                   f"    mOwnerUid={uid} showForAllUsers=false package={pkg}\n\n"
                    f"  mCurrentFocus=Window{{e5c5b7e u0 {pkg}/{act}}}\n"
                    f"  mFocusedApp=ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n")
             return 0
         if service == "activity":
             sub = args[1] if len(args) > 1 else "activities"
             if sub == "top":
-                io.out(f"TASK 10123:{pkg} id=12 userId=0\n"
-                       f"  ACTIVITY {pkg}/{short} 4f1d2a0 pid=4321\n")
+                io.out(f"TASK {uid}:{pkg} id=12 userId=0\n"
+                       f"  ACTIVITY {pkg}/{short} 4f1d2a0 pid={pid}\n")
                 return 0
             io.out(f"ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
                    f"Display #0 (activities from top to bottom):\n"
-                   f"  * Task{{9c1e t12 type=standard A=10123:{pkg} U=0 visible=true "
+                   f"  * Task{{9c1e t12 type=standard A={uid}:{pkg} U=0 visible=true "
                    f"mode=fullscreen}}\n"
                    f"    * Hist  #0: ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n\n"
                    f"  ResumedActivity: ActivityRecord{{4f1d2a0 u0 {pkg}/{short} t12}}\n"
@@ -546,7 +649,8 @@ class PhoneCommands:
                    "  mHoldingDisplaySuspendBlocker=true\n  Display Power: state=ON\n")
             return 0
         if not service:
-            io.out("Currently running services:\n  activity\n  display\n  power\n  window\n")
+            io.out("Currently running services:\n  activity\n  battery\n  display\n  power\n"
+                   "  window\n")
             return 0
         io.out(f"Can't find service: {service}\n")
         return 0
@@ -919,6 +1023,17 @@ class PhoneCommands:
     def _path(self, path: str, env: Env) -> str:
         return self.storage.resolve(path, env.cwd)
 
+    def proc_files(self) -> dict[str, bytes]:
+        """The kernel's files the phone serves, read-only and outside its storage."""
+        return {BOOT_ID_PATH: (self.boot_id + "\n").encode()}
+
+    def read_file(self, path: str, env: Env) -> bytes:
+        """A file's bytes as a command reads them: a kernel file (:meth:`proc_files`) or the
+        phone's storage (:class:`StorageError` when there is no such file)."""
+        full = self._path(path, env)
+        proc = self.proc_files().get(full)
+        return proc if proc is not None else self.storage.read(full)
+
     def ls(self, args: list[str], io: IO, env: Env) -> int:
         """``ls [-l] [-a] [-1] [PATH...]``."""
         flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
@@ -961,7 +1076,7 @@ class PhoneCommands:
                 io.out(io.stdin)
                 continue
             try:
-                io.out(self.storage.read(self._path(p, env)))
+                io.out(self.read_file(p, env))
             except StorageError as e:
                 io.err(f"cat: {p}: {str(e).split(': ', 1)[-1]}\n")
                 code = 1
@@ -1044,8 +1159,7 @@ class PhoneCommands:
     def _inputs(self, files: list[str], io: IO, env: Env) -> bytes:
         if not files:
             return io.stdin
-        return b"".join(io.stdin if f == "-" else self.storage.read(self._path(f, env))
-                        for f in files)
+        return b"".join(io.stdin if f == "-" else self.read_file(f, env) for f in files)
 
     def grep(self, args: list[str], io: IO, env: Env) -> int:
         """``grep [-i] [-v] [-c] [-F|-E] PATTERN [FILE...]``: fixed-string matching only
@@ -1106,6 +1220,69 @@ class PhoneCommands:
         io.out(" ".join(shown) + "\n")
         return 0
 
+    def cut(self, args: list[str], io: IO, env: Env) -> int:
+        """``cut -f LIST [-d DELIM] [-s] [-O OUTDELIM] | -c LIST | -b LIST [FILE...]``: the
+        fields (split at DELIM, default tab), characters or bytes of each line that LIST
+        names (``1,3-5,7-,-2``, counted from 1), in input order. A line without the
+        delimiter is printed whole (``-s``: left out)."""
+        mode, spec, delim, outdelim, only_delimited = "", "", "\t", None, False
+        files: list[str] = []
+        it = iter(args)
+        for a in it:
+            if a.startswith("--output-delimiter="):
+                outdelim = a.split("=", 1)[1]
+                continue
+            if not a.startswith("-") or a == "-":
+                files.append(a)
+                continue
+            for k, c in enumerate(a[1:], 1):
+                if c == "s":
+                    only_delimited = True
+                elif c in ("n", "D"):
+                    pass  # -n (do not split characters), -D (LIST's order): ignored
+                elif c in "bcfdO":
+                    value = a[k + 1:] or next(it, None)
+                    if value is None:
+                        raise UsageError(f"cut: option -{c} needs a value")
+                    if c == "d":
+                        delim = value
+                    elif c == "O":
+                        outdelim = value
+                    else:
+                        if mode and mode != c:
+                            raise UsageError("cut: -b, -c and -f exclude each other")
+                        mode, spec = c, value
+                    break
+                else:
+                    raise UsageError(f"cut: Unknown option '{c}'")
+        if not mode:
+            raise UsageError("cut: Needs -b, -c or -f")
+        if len(delim) != 1:
+            raise UsageError("cut: the delimiter must be a single character")
+        ranges = _cut_list(spec)
+        data = self._inputs(files, io, env)
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        out = bytearray()
+        for raw in lines:
+            if mode == "b":
+                out += bytes(_cut_pick(list(raw), ranges)) + b"\n"
+                continue
+            line = raw.decode("utf-8", "surrogateescape")
+            if mode == "c":
+                picked = "".join(_cut_pick(list(line), ranges))
+            elif delim not in line:
+                if only_delimited:
+                    continue
+                picked = line
+            else:
+                sep = delim if outdelim is None else outdelim
+                picked = sep.join(_cut_pick(line.split(delim), ranges))
+            out += picked.encode("utf-8", "surrogateescape") + b"\n"
+        io.out(bytes(out))
+        return 0
+
     # -- small system commands ---------------------------------------------------------------
     def id(self, args: list[str], io: IO, env: Env) -> int:
         """``id``: the shell user."""
@@ -1155,13 +1332,192 @@ class PhoneCommands:
         io.out(out)
         return 0
 
+    # -- processes -------------------------------------------------------------------------
+    def app_ids(self) -> dict[str, tuple[int, int]]:
+        """package -> (uid, pid) of every app that can run: the installed ones, the launcher
+        and the system's. Stable: a package keeps its uid and pid whatever else runs (uids by
+        name order; pids from a hash of the name, the next free one on a clash)."""
+        from phoneworld_gym.system import chrome, intents
+
+        pkgs = sorted({*self._packages(), *SYSTEM_PACKAGES, LAUNCHER_PACKAGE,
+                       chrome.SHADE_PACKAGE, intents.RESOLVER_PACKAGE,
+                       intents.PERMISSION_PACKAGE} - {"android"})
+        out: dict[str, tuple[int, int]] = {}
+        taken: set[int] = set()
+        for k, pkg in enumerate(pkgs):
+            pid = APP_PIDS.start + zlib.crc32(pkg.encode()) % len(APP_PIDS)
+            while pid in taken:
+                pid = APP_PIDS.start + (pid - APP_PIDS.start + 1) % len(APP_PIDS)
+            taken.add(pid)
+            uid = 1000 if pkg in SYSTEM_UID_PACKAGES else 2000 if pkg == "com.android.shell" \
+                else FIRST_APP_UID + k
+            out[pkg] = (uid, pid)
+        return out
+
+    def running_packages(self) -> list[str]:
+        """The app packages with a process: System UI, the launcher, every app with open
+        screens (PhoneWorld's back stacks; another device: the app in front) and the
+        package in front."""
+        running = {SYSTEMUI_PACKAGE, LAUNCHER_PACKAGE, self._foreground()[0]}
+        world = getattr(self.device, "world", None)
+        stacks = getattr(world, "stacks", None)
+        apps = getattr(self.device, "apps", {})
+        if isinstance(stacks, dict):
+            running |= {str(apps[name].package) for name, stack in stacks.items()
+                        if stack and name in apps}
+        return sorted(running)
+
+    def processes(self, env: Env, command: str | None = None) -> list[Process]:
+        """Every process, by pid: the system's, the running apps (children of zygote64), the
+        adb shell (``$$``, a child of adbd) and ``command`` when given (the ``ps`` running,
+        a child of the shell)."""
+        ids = self.app_ids()
+        procs = list(SYSTEM_PROCESSES)
+        for pkg in self.running_packages():
+            uid, pid = ids.get(pkg, (FIRST_APP_UID - 1, APP_PIDS.stop))
+            user = "system" if uid == 1000 else "shell" if uid == 2000 else \
+                f"u0_a{uid - 10000}"
+            h = zlib.crc32(pkg.encode())
+            procs.append(Process(user, pid, ZYGOTE_PID, 15300000 + h % 400000,
+                                 90000 + h % 120000, "do_epoll_wait", "S", pkg))
+        procs.append(Process("shell", env.pid, ADBD_PID, 10787100, 3772, "do_wait", "S", "sh"))
+        if command is not None:
+            procs.append(Process("shell", env.pid + 1, env.pid, 10803496, 4088, "0", "R",
+                                 command))
+        return sorted(procs, key=lambda p: p.pid)
+
+    def ps(self, args: list[str], io: IO, env: Env) -> int:
+        """toybox ``ps [-A|-e] [-p PID,...] [-o FIELD,...] [NAME...]``: without ``-A`` only
+        this shell's processes (``sh`` and ``ps``), as toybox shows to an adb shell; with it
+        every process. Columns ``USER PID PPID VSZ RSS WCHAN ADDR S NAME`` (``-o``: any of
+        those and ``UID``, ``CMD``, ``ARGS``, ``COMM``, ``CMDLINE``; ``FIELD=`` names it
+        nothing). NAME words keep the processes of that name, as Android's older ``ps``
+        did."""
+        every, pids, fields, names = False, set(), list(PS_DEFAULT), []
+        headers: list[str] | None = None
+        it = iter(args)
+        for a in it:
+            if not a.startswith("-") or a == "-":
+                names.append(a)
+                continue
+            for k, c in enumerate(a[1:], 1):
+                if c in "Ae":
+                    every = True
+                elif c in "wlfZ":
+                    pass  # wide, long, full, security context: the same columns here
+                elif c in "po":
+                    value = a[k + 1:] or next(it, None)
+                    if value is None:
+                        raise UsageError(f"ps: option -{c} needs a value")
+                    if c == "p":
+                        try:
+                            pids |= {int(v) for v in value.replace(",", " ").split()}
+                        except ValueError:
+                            raise UsageError(f"ps: bad -p '{value}'") from None
+                    else:
+                        specs = [f for f in value.replace(" ", ",").split(",") if f]
+                        fields = [f.partition("=")[0].upper() for f in specs]
+                        headers = [f.partition("=")[2] if "=" in f else f.upper()
+                                   for f in specs]
+                        bad = [f for f in fields if f not in PS_COLUMNS]
+                        if bad or not fields:
+                            raise UsageError(f"ps: bad -o {bad[0] if bad else value}")
+                    break
+                else:
+                    raise UsageError(f"ps: Unknown option '{c}' (see \"ps --help\")")
+        procs = self.processes(env, "ps")
+        if pids:
+            procs = [p for p in procs if p.pid in pids]
+        elif not every:
+            procs = [p for p in procs if p.pid in (env.pid, env.pid + 1)]
+        if names:
+            procs = [p for p in procs if p.name in names]
+        values = {
+            "USER": lambda p: p.user, "PID": lambda p: str(p.pid),
+            "PPID": lambda p: str(p.ppid), "VSZ": lambda p: str(p.vsz),
+            "RSS": lambda p: str(p.rss), "WCHAN": lambda p: p.wchan, "ADDR": lambda p: "0",
+            "S": lambda p: p.state, "NAME": lambda p: p.name, "CMD": lambda p: p.name,
+            "ARGS": lambda p: p.name, "CMDLINE": lambda p: p.name,
+            "COMM": lambda p: p.name.strip("[]"),
+            "UID": lambda p: str(self._uid_of(p.user)),
+        }
+        columns = [PS_COLUMNS[f] for f in fields]
+        rows = [[values[f](p) for f in fields] for p in procs]
+        head = headers if headers is not None else fields
+        if any(head):
+            rows.insert(0, head)
+        io.out(format_columns(rows, columns))
+        return 0
+
+    @staticmethod
+    def _uid_of(user: str) -> int:
+        """The uid of a ``ps`` user name."""
+        if user.startswith("u0_a"):
+            return 10000 + int(user[4:])
+        return {"root": 0, "system": 1000, "shell": 2000, "logd": 1036}.get(user, 9999)
+
+    def pidof(self, args: list[str], io: IO, env: Env) -> int:
+        """``pidof [-s] [-o PID,...] NAME...``: the pids of the processes of those names, on
+        one line (exit status 1 and no output when there is none)."""
+        single, omit, names = False, set(), []
+        it = iter(args)
+        for a in it:
+            if a == "-s":
+                single = True
+            elif a.startswith("-o"):
+                value = a[2:] or next(it, "")
+                omit |= {v for v in value.split(",") if v}
+            elif a.startswith("-") and a != "-":
+                raise UsageError(f"pidof: Unknown option '{a[1:2]}'")
+            else:
+                names.append(a)
+        if not names:
+            raise UsageError("pidof: Need 1 argument")
+        omit = {str(env.pid) if o == "%PPID" else o for o in omit}
+        procs = self.processes(env)
+        found = [p.pid for name in names for p in procs
+                 if (p.name == name or p.name == f"[{name}]") and str(p.pid) not in omit]
+        if single:
+            found = found[:1]
+        if not found:
+            return 1
+        io.out(" ".join(map(str, found)) + "\n")
+        return 0
+
+    def _battery(self, args: list[str], io: IO) -> int:
+        """``dumpsys battery``: Android 14's report of a phone on battery at the level the
+        status bar shows. ``set``/``unplug``/``reset`` are refused (the battery is fixed)."""
+        if args:
+            raise UsageError(f"Error: dumpsys battery {args[0]} is not supported on the "
+                             "virtual phone (the battery state is fixed)")
+        io.out("Current Battery Service state:\n"
+               "  AC powered: false\n"
+               "  USB powered: false\n"
+               "  Wireless powered: false\n"
+               "  Dock powered: false\n"
+               "  Max charging current: 0\n"
+               "  Max charging voltage: 0\n"
+               "  Charging counter: 3894000\n"
+               "  status: 3\n"
+               "  health: 2\n"
+               "  present: true\n"
+               f"  level: {BATTERY_LEVEL}\n"
+               "  scale: 100\n"
+               "  voltage: 4172\n"
+               "  temperature: 280\n"
+               "  technology: Li-ion\n"
+               "  Charging state: 1\n"
+               "  Charging policy: 1\n"
+               "  Capacity level: 3\n")
+        return 0
+
 
 def _hash_handler(commands: PhoneCommands, algo: str) -> Handler:
     def run(args: list[str], io: IO, env: Env) -> int:
         code = 0
         for p in args or ["-"]:
             try:
-                data = io.stdin if p == "-" else commands.storage.read(commands._path(p, env))
+                data = io.stdin if p == "-" else commands.read_file(p, env)
             except StorageError as e:
                 io.err(f"{algo}sum: {p}: {str(e).split(': ', 1)[-1]}\n")
                 code = 1

@@ -31,6 +31,7 @@ from phoneworld_gym.phone import PhoneWorldDevice
 from phoneworld_gym.real_device.adb_device import (
     AdbDevice,
     DeviceLost,
+    PhoneIdentity,
     input_text_command,
     is_plain_text,
     phone_tasks,
@@ -739,3 +740,108 @@ def test_adbkeyboard_broadcast_types_any_text_into_the_focused_field() -> None:
     assert code == 1 and b"not base64" in out
     out, code = phone.shell("am broadcast -a SOMETHING_ELSE")
     assert code == 0 and parse_ui_elements(phone.device.a11y_xml())[bar].text == text + " plain"
+
+
+# -- the phone's identity: a restarted or different phone ends the episode ------------------------
+def test_phone_identity_is_read_from_getprop_and_the_boot_id() -> None:
+    boot = "0f2d6b1e-3c4a-4e5f-9a8b-7c6d5e4f3a2b"
+    pixel = PhoneIdentity.parse(f"R58M123ABC\ngoogle/oriole/oriole:14/UQ1A/1:user/release-keys\n"
+                                f"{boot}\n")
+    assert pixel == PhoneIdentity("R58M123ABC", "google/oriole/oriole:14/UQ1A/1:user/"
+                                  "release-keys", boot)
+    # a phone whose shell may not read the boot id: compared by serial and build only
+    locked = PhoneIdentity.parse("R58M123ABC\ngoogle/oriole/oriole:14/UQ1A/1:user/release-keys\n"
+                                 "cat: /proc/sys/kernel/random/boot_id: Permission denied\n")
+    assert locked.boot_id == "" and locked.change(pixel) == "" and pixel.change(locked) == ""
+    rebooted = PhoneIdentity(pixel.serialno, pixel.fingerprint, "1" * 8 + boot[8:])
+    assert pixel.change(pixel) == ""
+    assert pixel.change(rebooted) == ("it restarted (boot id 0f2d6b1e... is now 11111111...), "
+                                      "so its state is not the episode's")
+    other = PhoneIdentity("emulator-5554", "google/sdk_gphone64/emu:14/U/1:userdebug/dev-keys",
+                          boot)
+    assert pixel.change(other) == (
+        "another phone answers there now (serial number emulator-5554, build "
+        "google/sdk_gphone64/emu:14/U/1:userdebug/dev-keys; it was R58M123ABC, build "
+        "google/oriole/oriole:14/UQ1A/1:user/release-keys)")
+
+
+@needs_adb
+def test_a_restarted_phone_ends_the_episode_and_the_next_reset_plays_on(adb_port: int) -> None:
+    """The virtual phone restarts on the same port mid-episode (same serial, new boot id):
+    the step that reconnects to it ends the episode truncated, saying the phone changed; the
+    next reset plays a whole episode on the restarted phone."""
+    port = free_port()
+    phone = VirtualPhone(port=port, seed=0).start()
+    try:
+        dev = AdbDevice(phone.serial, port=adb_port, reconnect_timeout=5.0)
+        assert dev.identity == PhoneIdentity(f"phoneworld-{port}",
+                                             phone.props["ro.build.fingerprint"], phone.boot_id)
+        env = PhoneEnv(tasks="ContactsStar", device=dev, obs_mode="a11y")
+        obs, _ = env.reset(seed=0)
+        obs, *_ = env.step(next(env.oracle()))
+        before = phone.boot_id
+        phone.stop()
+        phone = VirtualPhone(port=port, seed=0).start()
+        assert phone.boot_id != before
+        obs2, reward, term, trunc, info = env.step(Action("navigate_back"))
+        assert trunc and not term and reward == 0.0 and not info["success"]
+        assert info["device_error"] == (
+            f"the phone {phone.serial} changed: it restarted (boot id {before[:8]}... is now "
+            f"{phone.boot_id[:8]}...), so its state is not the episode's")
+        assert info["action_error"] == f"the device failed: {info['device_error']}"
+        assert obs2 == obs and info["steps"] == 2
+        assert dev.identity is not None and dev.identity.boot_id == phone.boot_id
+        result = play(env, 0, oracle)
+        assert result["reward"] == 1.0 and not result["device_error"] and not result["errors"]
+        assert dev.check_identity() == PhoneIdentity(f"phoneworld-{port}",
+                                                     phone.props["ro.build.fingerprint"],
+                                                     phone.boot_id)
+    finally:
+        phone.stop()
+
+
+@needs_adb
+def test_a_phone_the_adb_server_reconnected_by_itself_is_noticed(adb_port: int) -> None:
+    """The adb server reconnects a network phone on its own: a phone restarted between two
+    steps then answers without any command failing. The identity check after a pause still
+    sees the new boot id, before the verifier reads the restarted phone's (seed-fresh)
+    contacts and scores them."""
+    port = free_port()
+    phone = VirtualPhone(port=port, seed=0).start()
+    try:
+        dev = AdbDevice(phone.serial, port=adb_port, reconnect_timeout=5.0,
+                        identity_check_after=0.2)
+        env = PhoneEnv(tasks="ContactsStar", device=dev, obs_mode="a11y")
+        result = play(env, 0, oracle)  # the identity holds across a whole episode
+        assert result["reward"] == 1.0 and not result["device_error"]
+        env.reset(seed=0)
+        for action in env.oracle():  # the star is set; only the verdict is left
+            if action.action_type in ("status", "answer"):
+                break
+            *_, term, trunc, _ = env.step(action)
+            assert not (term or trunc)
+        phone.stop()
+        phone = VirtualPhone(port=port, seed=0).start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (
+                phone.stats["connections"] and
+                {d.serial: d.state for d in dev._client.list()}.get(phone.serial) == "device"):
+            time.sleep(0.05)
+        assert phone.stats["connections"] == 1, "the adb server did not reconnect the phone"
+        time.sleep(0.3)  # past identity_check_after
+        attaches: list[int] = []
+        attach = dev._attach
+
+        def counted() -> None:
+            attaches.append(1)
+            attach()
+
+        dev._attach = counted  # type: ignore[method-assign]
+        _, reward, term, trunc, info = env.step(Action("status", goal_status="complete"))
+        assert trunc and not term and reward == 0.0
+        assert info["device_error"].startswith(f"the phone {phone.serial} changed: it "
+                                               "restarted (boot id ")
+        assert attaches == []  # no command failed: the check found it
+        assert play(env, 0, oracle)["reward"] == 1.0
+    finally:
+        phone.stop()
