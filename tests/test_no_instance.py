@@ -61,3 +61,30 @@ def test_redraws_are_counted_and_bounded(monkeypatch: pytest.MonkeyPatch) -> Non
         env.reset(seed=3)
     assert len(calls) == WORLD_DRAWS
     env.close()
+
+
+def _direct_raises(source: str) -> list[tuple[int, str]]:
+    """(line, exception) of each RuntimeError/ValueError raised directly in a task's
+    ``generate_params``: a world that cannot pose the task must say so with NoInstance."""
+    import ast
+
+    found = []
+    for fn in ast.walk(ast.parse(source)):
+        if isinstance(fn, ast.FunctionDef) and fn.name == "generate_params":
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                        getattr(node.exc.func, "id", None) in ("RuntimeError", "ValueError"):
+                    found.append((node.lineno, node.exc.func.id))  # type: ignore[attr-defined]
+    return found
+
+
+def test_no_task_refuses_a_world_with_another_error() -> None:
+    from pathlib import Path
+
+    assert _direct_raises("class T:\n    @classmethod\n    def generate_params(cls, rng, p):\n"
+                          "        raise RuntimeError('no alarm is on')\n") == [
+        (4, "RuntimeError")]  # the check catches the form it looks for
+    root = Path(__file__).resolve().parent.parent / "tasks"
+    offenders = {str(p.relative_to(root)): hits for p in sorted(root.rglob("*.py"))
+                 if (hits := _direct_raises(p.read_text()))}
+    assert not offenders, offenders

@@ -13,7 +13,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES
 from phoneworld_gym.oracle import find, scroll_to, tap
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.chat.common import (
     BODIES,
     PLACES,
@@ -155,7 +155,7 @@ class ChatSendPhoto(Task):
                 if str(r["_id"]).startswith("/sdcard/DCIM/")
                 and str(r["_id"]).lower().endswith((".jpg", ".jpeg", ".png"))]
         if not pics:
-            raise ValueError("no pictures under /sdcard/DCIM")
+            raise NoInstance("no pictures under /sdcard/DCIM")
         path = sorted(pics)[int(rng.integers(len(pics)))]
         return {"name": c["title"], "chat_id": int(c["_id"]),
                 "file": str(path).rsplit("/", 1)[-1]}

@@ -12,7 +12,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import TimeMatch
 from phoneworld_gym.oracle import elements, find, scroll_to, tap, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.clock.common import (
     DAY_NAMES,
     LABELS,
@@ -167,7 +167,7 @@ class ClockDisableAlarm(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = [r for r in unique_times(probe.query("alarms")) if r["enabled"]]
         if not rows:
-            raise RuntimeError("no alarm is on")
+            raise NoInstance("no alarm is on")
         r = rows[int(rng.integers(len(rows)))]
         return {"time": time_text(r["hour"], r["minutes"]), "id": int(r["_id"])}
 
@@ -220,7 +220,7 @@ class ClockDeleteAlarm(Task):
         labels = [r["label"] for r in rows]
         mine = [r for r in rows if r["label"] and labels.count(r["label"]) == 1]
         if not mine:
-            raise RuntimeError("no labeled alarm")
+            raise NoInstance("no labeled alarm")
         r = mine[int(rng.integers(len(mine)))]
         return {"label": r["label"], "id": int(r["_id"])}
 

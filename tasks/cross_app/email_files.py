@@ -15,7 +15,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import tap, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.email.common import (
     MAIL,
     newest,
@@ -196,7 +196,7 @@ class EmailForwardLatestOrder(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         orders = sorted(probe.query("shopping/orders"), key=lambda o: (o["date"], o["_id"]))
         if len(orders) < 2:
-            raise RuntimeError("needs two Shopping orders")
+            raise NoInstance("needs two Shopping orders")
         c = choice(rng, _people(probe))
         return {"order": orders[-1]["_id"], "older": orders[-2]["_id"],
                 "name": c["display_name"], "email": c["email"]}

@@ -16,7 +16,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.camera.common import is_shot, open_camera, shoot
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.gallery.common import camera_photos, day_words, search, taken
@@ -86,11 +86,11 @@ class GalleryEmailPhoto(Task):
             if place:
                 newest[place.split(",")[0]] = r
         if not newest:
-            raise RuntimeError("no photo has a place")
+            raise NoInstance("no photo has a place")
         city = sorted(newest)[int(rng.integers(len(newest)))]
         people = _with_email(probe)
         if not people:
-            raise RuntimeError("no contact has an email address")
+            raise NoInstance("no contact has an email address")
         who = people[int(rng.integers(len(people)))]
         r = newest[city]
         return {"city": city, "path": str(r["_id"]), "sha256": str(r["sha256"]),
@@ -156,7 +156,7 @@ class CameraEmailPhoto(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         people = _with_email(probe)
         if not people:
-            raise RuntimeError("no contact has an email address")
+            raise NoInstance("no contact has an email address")
         who = people[int(rng.integers(len(people)))]
         return {"name": str(who["display_name"]), "email": str(who["email"])}
 
@@ -221,7 +221,7 @@ class GalleryTextPlace(Task):
         people = sorted((c for c in probe.contacts() if c.get("number")
                          and c.get("display_name")), key=lambda c: str(c["display_name"]))
         if not fits or not people:
-            raise RuntimeError("no day with one known place, or nobody to text")
+            raise NoInstance("no day with one known place, or nobody to text")
         d = fits[int(rng.integers(len(fits)))]
         who = people[int(rng.integers(len(people)))]
         t = taken(f"IMG_{d.replace('-', '')}_000000.jpg")
@@ -313,7 +313,7 @@ class GalleryFavoriteContactCity(Task):
                 if c.get("display_name") and _city_of(c.get("postal_address") or "") in newest
                 and newest[_city_of(c["postal_address"])] not in favs]
         if not fits:
-            raise RuntimeError("no contact lives in a city with an unfavourited newest photo")
+            raise NoInstance("no contact lives in a city with an unfavourited newest photo")
         name, city = sorted(fits)[int(rng.integers(len(fits)))]
         return {"name": name, "city": city, "path": newest[city]}
 

@@ -23,7 +23,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms, open_event
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.kit import choice
@@ -96,7 +96,7 @@ class CrossAppRideToContact(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         pairs = housed(probe)
         if not pairs:
-            raise RuntimeError("no contact's address is a house Rides knows")
+            raise NoInstance("no contact's address is a house Rides knows")
         c, p = pairs[int(rng.integers(len(pairs)))]
         kinds = available(probe)
         return {"name": c["display_name"], "type": kinds[int(rng.integers(len(kinds)))],

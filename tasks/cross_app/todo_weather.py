@@ -140,7 +140,7 @@ class CrossAppTodoForEvent(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = upcoming(probe)
         if not rows:
-            raise RuntimeError("no upcoming event")
+            raise NoInstance("no upcoming event")
         e = rows[int(rng.integers(len(rows)))]
         return {"event": e["title"], "id": int(e["_id"]),
                 "title": f"Prepare for {e['title']}", "list_id": my_tasks(probe)}

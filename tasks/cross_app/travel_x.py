@@ -19,7 +19,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.kit import choice
@@ -228,7 +228,7 @@ class CrossAppStayNearContact(Task):
             if best_rated(hotels, rooms, city, ci.isoformat(), co.isoformat()) is not None:
                 return {"name": c["display_name"], "city": city, "checkin": ci.isoformat(),
                         "checkout": co.isoformat(), "arrive": day_words(ci.isoformat())}
-        raise RuntimeError("no contact's town has a single best-rated hotel with a room")
+        raise NoInstance("no contact's town has a single best-rated hotel with a room")
 
     def _target(self, device: Device) -> tuple[Row, Row]:
         p = self.params

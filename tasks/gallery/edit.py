@@ -18,7 +18,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import scroll_to, tap
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.gallery.common import (
     MEDIA,
     SCREENSHOTS,
@@ -204,7 +204,7 @@ class GalleryDeleteDay(Task):
             if len(places) == 1 and "" not in places:
                 fits.append((d, places.pop(), sorted(paths)))
         if not fits:
-            raise RuntimeError("no day whose photos all have one place")
+            raise NoInstance("no day whose photos all have one place")
         d, place, paths = fits[int(rng.integers(len(fits)))]
         t = taken(paths[0])
         assert t is not None
@@ -328,7 +328,7 @@ class GalleryAddToAlbum(Task):
         pairs = [(str(r["_id"]), str(a["_id"])) for r in rows for a in albums
                  if str(r["_id"]) not in a["paths"]]
         if not pairs:
-            raise RuntimeError("every photo is in every album")
+            raise NoInstance("every photo is in every album")
         path, album = pairs[int(rng.integers(len(pairs)))]
         t = taken(path)
         assert t is not None

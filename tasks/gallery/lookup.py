@@ -14,7 +14,7 @@ from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, scroll_to, tap, text_of
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.gallery.common import (
     SCREENSHOTS,
     camera_photos,
@@ -68,7 +68,7 @@ class GalleryCountPlace(Task):
                 city = media[str(r["_id"])].split(",")[0]
                 counts[city] = counts.get(city, 0) + 1
         if not counts:
-            raise RuntimeError("no photo has a place")
+            raise NoInstance("no photo has a place")
         n = sorted(set(counts.values()))[int(rng.integers(len(set(counts.values()))))]
         cities = sorted(c for c, k in counts.items() if k == n)
         return {"city": cities[int(rng.integers(len(cities)))]}
@@ -122,7 +122,7 @@ class GalleryPlaceOfDay(Task):
             days.setdefault(t.date().isoformat(), set()).add(media.get(str(r["_id"]), ""))
         fits = sorted(d for d, ps in days.items() if len(ps) == 1 and "" not in ps)
         if not fits:
-            raise RuntimeError("no day with photos from one known place")
+            raise NoInstance("no day with photos from one known place")
         d = fits[int(rng.integers(len(fits)))]
         t = taken(f"IMG_{d.replace('-', '')}_000000.jpg")
         assert t is not None

@@ -22,7 +22,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, scroll_to, text_of, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import epoch_ms
 from phoneworld_gym.tasks.clock.common import add_alarm
 from phoneworld_gym.tasks.contacts.common import open_contact
@@ -165,7 +165,7 @@ class LongHorizonDinnerRide(Task):
         numbers = {c["display_name"]: c["number"] for c in texters(probe)}
         pairs = [(c, p) for c, p in housed(probe) if c["display_name"] in numbers]
         if not pairs:
-            raise RuntimeError("no texter lives at a house Rides knows")
+            raise NoInstance("no texter lives at a house Rides knows")
         c, p = pairs[int(rng.integers(len(pairs)))]
         day = NOW.date() + dt.timedelta(days=int(rng.integers(1, 10)))
         at = dt.datetime.combine(day, dt.time(int(rng.integers(18, 21)),

@@ -13,7 +13,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import (
@@ -99,7 +99,7 @@ class LongHorizonHotelTrip(Task):
                         "who": _adults(guests), "arrive": day_words(ci),
                         "leave": day_words(co), "name": c["display_name"],
                         "number": c["number"]}
-        raise RuntimeError("no stay has a single cheapest 4-star hotel")
+        raise NoInstance("no stay has a single cheapest 4-star hotel")
 
     def _target(self, device: Device) -> tuple[Row, Row]:
         p = self.params
@@ -192,7 +192,7 @@ class LongHorizonVisitFromText(Task):
                 return {"name": c["display_name"], "first": c["display_name"].split()[0],
                         "number": c["number"], "hotel": h["name"], "city": h["city"],
                         "checkin": ci, "checkout": co}
-        raise RuntimeError("no hotel has a free room for a stay")
+        raise NoInstance("no hotel has a free room for a stay")
 
     def setup(self, device: Device) -> None:
         p = self.params

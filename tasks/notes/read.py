@@ -12,7 +12,7 @@ from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, ListMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, elements, text_of
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.notes.common import (
     browse_to_note,
     card,
@@ -59,7 +59,7 @@ class NotesFactLookup(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         facts = [r for r in titled(probe) if r["title"] in FACTS]
         if not facts:
-            raise RuntimeError("no fact note to ask about")
+            raise NoInstance("no fact note to ask about")
         r = facts[int(rng.integers(len(facts)))]
         return {"what": FACTS[r["title"]][0], "title": r["title"]}
 
@@ -128,7 +128,7 @@ class NotesUncheckedItems(Task):
         lists = [r for r in titled(probe) if r["checklist"]
                  and any(not i["checked"] for i in items_of(items, r["_id"]))]
         if not lists:
-            raise RuntimeError("no checklist with open items")
+            raise NoInstance("no checklist with open items")
         r = lists[int(rng.integers(len(lists)))]
         return {"title": r["title"], "id": int(r["_id"])}
 

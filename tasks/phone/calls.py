@@ -12,7 +12,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.life import random_phone
 from phoneworld_gym.oracle import OracleError, find, tap, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.contacts.common import other_person
 from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.phone.common import (
@@ -203,7 +203,7 @@ class PhoneBlockCaller(Task):
         strangers = sorted({r["number"] for r in probe.query("call_log")
                             if key(r["number"]) not in known | blocked})
         if not strangers:
-            raise RuntimeError("no unknown caller to block")
+            raise NoInstance("no unknown caller to block")
         return {"number": strangers[int(rng.integers(len(strangers)))]}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:

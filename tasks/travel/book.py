@@ -13,7 +13,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
@@ -71,7 +71,7 @@ class TravelBook(Task):
             if is_free(r, ci.isoformat(), co.isoformat()):
                 break
         else:
-            raise RuntimeError("no room is free for a stay")
+            raise NoInstance("no room is free for a stay")
         h = hotels[int(r["hotel_id"])]
         guests = int(rng.integers(1, min(int(r["sleeps"]), 3) + 1))
         return {"hotel": h["name"], "hotel_id": int(h["_id"]), "city": h["city"],
@@ -258,7 +258,7 @@ class TravelBookWithPerks(Task):
                         "guests": guests, "who": adults(guests),
                         "arrive": day_words(ci.isoformat()),
                         "leave": day_words(co.isoformat())}
-        raise RuntimeError("no town has a single cheapest stay with both perks")
+        raise NoInstance("no town has a single cheapest stay with both perks")
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params

@@ -15,7 +15,7 @@ from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import DateMatch, Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
@@ -84,7 +84,7 @@ class TravelCheapestFourStar(Task):
                 return {"city": city, "checkin": ci, "checkout": co, "guests": guests,
                         "who": f"{guests} adult{'s' if guests != 1 else ''}",
                         "arrive": day_words(ci), "leave": day_words(co)}
-        raise RuntimeError("no stay has a single cheapest 4-star hotel")
+        raise NoInstance("no stay has a single cheapest 4-star hotel")
 
     def expected_answer(self, device: Device) -> Any:
         p = self.params

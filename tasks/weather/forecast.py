@@ -15,7 +15,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch, TimeMatch
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.weather.common import (
     KNOWN,
@@ -322,7 +322,7 @@ class WeatherWarmestOf(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         names = [r["name"] for r in probe.query("weather/cities")]
         if len(names) < 3:
-            raise RuntimeError("fewer than three saved cities")
+            raise NoInstance("fewer than three saved cities")
         for _ in range(50):
             trio = [names[int(i)] for i in rng.choice(len(names), size=3, replace=False)]
             d = _weekday(rng)
@@ -331,7 +331,7 @@ class WeatherWarmestOf(Task):
             if highs[0] != highs[1]:
                 return {"a": trio[0], "b": trio[1], "c": trio[2], "day": d.strftime("%A"),
                         "date": d.isoformat()}
-        raise RuntimeError("no three saved cities with one warmest")
+        raise NoInstance("no three saved cities with one warmest")
 
     def _highs(self, device: Device) -> dict[str, int]:
         return {n: int(day_of(device.probe, n, self.params["date"])["high_c"])
