@@ -588,7 +588,8 @@ def actions_figures(n: int = 3000, tasks: int = 60, seed: int = 0, check_every: 
     f.add("smuggled Action objects tried", smuggle)
     f.add("smuggled refused (ValueError or invalid_action)", smug["ValueError"] +
           smug["invalid_action"])
-    f.add("smuggled accepted or action_error (never validated)", smug["accepted"] +
+    # a change that leaves the action in the space (index 0 -> 2) is a valid action
+    f.add("smuggled still valid (carried out or action_error)", smug["accepted"] +
           smug["action_error"])
     f.add("smuggled crashes", smug["crash"])
     for text in sorted(set(smug_crashes), key=smug_crashes.index)[:5]:

@@ -733,6 +733,9 @@ class Action:
         wrong with it, the only exception is a ``ValueError`` naming the field.
         """
         if isinstance(action, Action):
+            # checked again: a frozen Action can still be changed behind its back
+            # (object.__setattr__, an edited pickle); one that left the space is refused
+            action.validate()
             return action
         if isinstance(action, str):
             return cls.from_json(action)

@@ -446,3 +446,28 @@ def test_env_rejects_bad_actions_and_stays_usable():
         assert info["action_error"] and phone.device.world.state_hash() == before
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("field, value", [
+    ("action_type", "fly"), ("index", -1), ("index", "3"), ("x", 10**9), ("text", 5),
+    ("app_name", None),
+])
+def test_an_action_changed_behind_its_back_is_refused(field, value):
+    """A frozen Action can still be changed (``object.__setattr__``, an edited pickle): the
+    space and ``step`` check it again instead of carrying out (index -1 tapped the last
+    element) or crashing (KeyError for an unknown type)."""
+    action = Action("open_app", app_name="Contacts") if field == "app_name" else \
+        Action("click", index=0) if field == "index" else Action("wait")
+    object.__setattr__(action, field, value)
+    with pytest.raises(ValueError, match=field):
+        Action.from_any(action)
+    assert not contains(action)
+    env = gymnasium.make("PhoneWorld/Contacts-v0", obs_mode="a11y")
+    try:
+        env.reset(seed=0)
+        before = env.unwrapped.device.world.state_hash()
+        with pytest.raises(ValueError, match=field):
+            env.step(action)
+        assert env.unwrapped.device.world.state_hash() == before
+    finally:
+        env.close()
