@@ -159,3 +159,91 @@ def test_a_killed_exploration_resumes_to_the_same_graph(tmp_path: Path) -> None:
 
     assert len(one["transitions"]) == 45
     assert graph(resumed) == graph(one)
+
+
+def test_retention_is_original_over_rebuild_success_judged_by_signature_over_adb(
+        rebuilt: dict[str, RecordedApp], adb_port: int) -> None:
+    """A BC policy trained on two generated tasks of the rebuilt Contacts is played on the
+    rebuild and on the original over adb (the virtual phone); the check on the original
+    accepts the target screen and rejects another, and the retention figure is
+    original / rebuild success over the two paired episode lists."""
+    pytest.importorskip("sb3_contrib")
+    from phoneworld_gym.real_device.adb_device import AdbDevice
+    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.reconstruct.retention import (
+        EVAL_SEED0,
+        OriginalCheck,
+        measure_retention,
+    )
+    from phoneworld_gym.reconstruct.tasks import GeneratedFillTask, GeneratedTask
+    from phoneworld_gym.reconstruct.tree import package
+    from phoneworld_gym.task import get_task
+
+    app = rebuilt["Contacts"]
+    rec = app.recording
+    ids = [t.id for t in phoneworld_gym.list_tasks(app=app.name)]
+    reach = next(t for t in ids if "Reach" in t)
+    fills = [t for t in ids if "Fill" in t]
+    chosen = [reach, *fills[:1]]
+    seeds = [EVAL_SEED0, EVAL_SEED0 + 1]
+    with VirtualPhone(PhoneWorldDevice(screenshot_size=(270, 600)), port=free_port(),
+                      seed=0) as phone:
+        device = AdbDevice(phone.serial, port=adb_port, guard=False)
+        # the check on the original, over adb: the reach task's recorded path reaches its
+        # target (accepted); the app's first screen, another app in front, or an agent that
+        # gives up there are rejected
+        env = phoneworld_gym.PhoneEnv(tasks=chosen, obs_mode="a11y")
+        env.reset(seed=EVAL_SEED0, options={"task": reach})
+        task = env.task
+        assert isinstance(task, GeneratedTask)
+        device.reset(0)
+        device.execute(Action("open_app", app_name="Contacts"))
+        check = OriginalCheck(task, rec.package)
+        first = device.a11y_xml()
+        assert package(first) == rec.package
+        assert f"not {task.target} " in check.verdict(first), check.verdict(first)
+        for a in task.path:
+            device.execute(to_action(a))
+        there = device.a11y_xml()
+        assert check.verdict(there) == "", check.verdict(there)
+        assert check.verdict(there, "infeasible") != ""
+        device.execute(Action("navigate_home"))
+        assert "is not in front" in check.verdict(device.a11y_xml())
+        if fills:  # a fill task's value is read from the field in the original's tree
+            env.reset(seed=EVAL_SEED0, options={"task": fills[0]})
+            task = env.task
+            assert isinstance(task, GeneratedFillTask)
+            check = OriginalCheck(task, rec.package)
+            device.reset(0)
+            device.execute(Action("open_app", app_name="Contacts"))
+            for a in task.path:
+                device.execute(to_action(a))
+            x, y = task.field_point
+            device.execute(Action("input_text", x=x, y=y, text=task.params["value"],
+                                  clear_text=True))
+            device.execute(Action("navigate_back"))
+            check.observe(device.a11y_xml())
+            assert check.field_text == task.params["value"]
+        env.close()
+
+        r = measure_retention(app, device, "Contacts", tasks=chosen, seeds=seeds,
+                              episodes=1, epochs=150, batch=4)
+        device.close()
+    print("\n" + r.summary())
+    pairs = [(e.task, e.seed) for e in r.rebuild]
+    assert pairs == [(e.task, e.seed) for e in r.original] == \
+        [(t, s) for t in chosen for s in seeds]
+    for e in r.original:  # judged by the signature check on the original's last tree
+        want = rec.sigs[get_task(e.task).target]  # type: ignore[attr-defined]
+        assert e.success == (e.why == ""), e
+        if e.success:
+            assert e.final == want, e
+        elif "Reach" in e.task:
+            assert e.final != want or "gave up" in e.why, e
+    assert r.rebuild_success > 0, r.rebuild
+    assert r.rebuild_success == sum(e.success for e in r.rebuild) / len(r.rebuild)
+    assert r.original_success == sum(e.success for e in r.original) / len(r.original)
+    assert r.retention == pytest.approx(r.original_success / r.rebuild_success)
+    kinds = r.by_kind()
+    assert sum(n for n, _, _ in kinds.values()) == len(r.rebuild)
+    assert sum(o for _, _, o in kinds.values()) == sum(e.success for e in r.original)

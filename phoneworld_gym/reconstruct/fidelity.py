@@ -15,13 +15,16 @@ world). Figures (:class:`Fidelity`):
   its oracle played on the original and the same actions replayed on the rebuild: the share
   of steps that agree before the first disagreement, and the share of tasks whose final
   screen matches;
-- ``tasks_solved``: share of the rebuild's generated tasks that their oracle solves.
+- ``tasks_solved``: share of the rebuild's generated tasks that their oracle solves;
+- ``learning`` (when measured, :mod:`~phoneworld_gym.reconstruct.retention`): a policy
+  trained by behaviour cloning on the rebuild alone, its success on the rebuild and on the
+  original over a device, and ``retention`` = original / rebuild.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +37,9 @@ from phoneworld_gym.reconstruct.explore import screen_actions, to_action
 from phoneworld_gym.reconstruct.rebuild import RecordedApp
 from phoneworld_gym.reconstruct.tasks import steps_of
 from phoneworld_gym.reconstruct.tree import OUTSIDE, package, signature
+
+if TYPE_CHECKING:
+    from phoneworld_gym.reconstruct.retention import Retention
 
 
 class PinnedDevice(PhoneWorldDevice):
@@ -62,22 +68,43 @@ class Fidelity:
     oracle_steps: float
     oracle_final: float
     tasks_solved: float
+    #: retention for learning, when measured (see the module docstring)
+    learning: Retention | None = None
 
-    def row(self) -> str:
-        """This app as a Markdown table row (see :func:`table`)."""
+    def row(self, learning: bool = False) -> str:
+        """This app as a Markdown table row (see :func:`table`; ``learning``: with the
+        retention columns)."""
         pct = "{:.0%}".format
-        return (f"| {self.app} | {self.recorded_screens} | {self.recorded_transitions} | "
-                f"{pct(self.declared_screens)} | {pct(self.screens)} | {pct(self.transitions)} "
-                f"| {pct(self.walks)} | {self.oracle_tasks} | {pct(self.oracle_steps)} | "
-                f"{pct(self.oracle_final)} | {pct(self.tasks_solved)} |")
+        out = (f"| {self.app} | {self.recorded_screens} | {self.recorded_transitions} | "
+               f"{pct(self.declared_screens)} | {pct(self.screens)} | {pct(self.transitions)} "
+               f"| {pct(self.walks)} | {self.oracle_tasks} | {pct(self.oracle_steps)} | "
+               f"{pct(self.oracle_final)} | {pct(self.tasks_solved)} |")
+        if learning:
+            r = self.learning
+            if r is None:
+                out += " - | - | - |"
+            else:
+                n = len(r.rebuild)
+                ret = "n/a" if r.retention is None else pct(r.retention)
+                out += (f" {pct(r.rebuild_success)} ({sum(e.success for e in r.rebuild)}/{n}) "
+                        f"| {pct(r.original_success)} "
+                        f"({sum(e.success for e in r.original)}/{n}) | {ret} |")
+        return out
 
 
 def table(rows: list[Fidelity]) -> str:
-    """A Markdown table of fidelity figures, one row per app."""
+    """A Markdown table of fidelity figures, one row per app; with the retention columns
+    (BC success on the rebuild, on the original, retention) when any row has them."""
+    learning = any(r.learning is not None for r in rows)
     head = ("| app | screens rec. | transitions rec. | declared screens | screens | "
             "transitions | walk agreement | oracle tasks | oracle steps | oracle final | "
-            "generated tasks solved |\n|" + "---|" * 11)
-    return "\n".join([head, *(r.row() for r in rows)])
+            "generated tasks solved |")
+    cols = 11
+    if learning:
+        head += " BC success rebuild | BC success original | retention |"
+        cols += 3
+    head += "\n|" + "---|" * cols
+    return "\n".join([head, *(r.row(learning) for r in rows)])
 
 
 def _sig(device: Device, pkg: str) -> str:

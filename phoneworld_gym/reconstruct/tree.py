@@ -130,3 +130,42 @@ def target(nodes: list[Node], x: int, y: int, *, editable: bool = False) -> int 
         if wants and b[0] <= x < b[2] and b[1] <= y < b[3]:
             hit = k
     return hit
+
+
+def element_index(xml: str, x: int, y: int, *, editable: bool = False) -> int | None:
+    """The contract index (:func:`~phoneworld_gym.contract.parse_ui_elements`' numbering) of
+    an element that says the tap (or, with ``editable``, the typing) at (x, y): a tap at its
+    centre lands on the same node as one at (x, y) (:func:`target`), and, as an element
+    action space's mask asks, it or an ancestor is clickable (for typing: it is a text
+    field). The one centred at (x, y) if any, else the first in the list; None when there is
+    none (then only the point can say the action)."""
+    from phoneworld_gym.ui.dump import indexed_nodes
+
+    nodes = informative(xml)
+    want = target(nodes, x, y, editable=editable)
+    if want is None:
+        return None
+    root = ET.fromstring(xml.encode("utf-8") if xml.lstrip().startswith("<?xml") else xml)
+    parent = {child: node for node in root.iter() for child in node}
+    first = None
+    for i, (el, _) in enumerate(indexed_nodes(root)):
+        if editable:
+            ok = "EditText" in el.get("class", "")
+        else:
+            up: ET.Element | None = el
+            ok = False
+            while up is not None and up.tag == "node":
+                if up.get("clickable") == "true":
+                    ok = True
+                    break
+                up = parent.get(up)
+        if not ok:
+            continue
+        x1, y1, x2, y2 = bounds(el.get("bounds", ""))
+        cx, cy = int((x1 + x2) / 2), int((y1 + y2) / 2)
+        if target(nodes, cx, cy, editable=editable) != want:
+            continue
+        if (cx, cy) == (x, y):
+            return i
+        first = i if first is None else first
+    return first
