@@ -14,12 +14,12 @@ import pytest
 from phoneworld_gym.contract import Action
 from phoneworld_gym.oracle import elements, find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.phone import PhoneWorldDevice
+from phoneworld_gym.tasks.kit import pick_date
 from phoneworld_gym.tasks.travel.common import (
     TODAY,
     find_hotel,
     is_free,
     open_booking,
-    pick_day,
     search,
     to_main,
     upcoming,
@@ -151,7 +151,7 @@ def test_check_out_must_come_after_check_in(device):
     play(device, to_main(device))
     before = text_of(device, rid="dates")
     play(device, iter([tap(device, rid="dates")]))
-    play(device, pick_day(device, dt.date(2026, 3, 20)))
+    play(device, pick_date(device, dt.date(2026, 3, 20)))
     assert text_of(device, rid="date_picker_header_title") == "Check-out date"
     # the same day as check-in: refused, the picker stays open and the form keeps its dates
     play(device, iter([tap(device, desc="Friday, March 20, 2026")]))
