@@ -18,15 +18,26 @@ One asyncio loop on a background thread serves every connection; commands run on
 threads with the phone locked (``PhoneWorldDevice`` is not thread-safe), so several clients
 may talk at once. A malformed packet closes its own connection and nothing else.
 
-No client can lock the others out: a connection silent for
-:attr:`VirtualPhone.handshake_timeout` before its CNXN, or for
-:attr:`VirtualPhone.idle_timeout` with no stream open, is closed (the adb server reconnects
-on its own when it next needs the phone); and when :data:`MAX_CONNECTIONS` are open, a new
-one is let in by closing the connection least worth keeping (one still without CNXN, then
-one that never opened a stream, then the one that did least; the longest silent first),
-never by turning the newcomer away. Under load the kernel's accept queue can hold dozens of
-connections whose clients already left; turning newcomers away at the cap then dropped a
-good client queued behind them.
+No client can lock the others out: a connection without CNXN
+:attr:`VirtualPhone.handshake_timeout` after connecting, or silent for
+:attr:`VirtualPhone.idle_timeout` after it with no stream open (counted from the last
+packet it sent), is closed (the adb server reconnects on its own when it next needs the
+phone). Past :data:`MAX_CONNECTIONS` open, or :data:`MAX_CONNECTIONS_PER_PEER` from one
+address, a newcomer is let in and the connections least worth keeping are closed instead (of
+that address's own, when it is the one over its share): first one that sent packets no adb
+host sends, then one still without CNXN, then one that never opened a stream, and last the
+clients at work, the longest silent first in each group.
+
+Two things keep a flood from burying a good client on a busy machine, where the loop falls
+behind and finds dozens of connections waiting in the kernel's queue, most from clients
+that already left, with a good client's CNXN unread among them. Nobody is judged before the
+server has read what is already waiting on every connection accepted so far (judged on
+arrival, that good client looked like one more connection without CNXN and was closed to
+make room for the dead ones behind it; turning newcomers away at the cap, before that,
+dropped it the same way). And connections are taken from the queue
+:data:`ACCEPTS_PER_TURN` at a time, so each turn of the loop also serves the clients already
+connected (taking the whole queue at once, each turn set up hundreds of connections before
+reading anyone's next packet, and a good client's command outlasted its timeout).
 """
 
 from __future__ import annotations
@@ -50,6 +61,7 @@ from phoneworld_gym.real_device.adb_protocol import (
     A_CNXN,
     A_OKAY,
     A_OPEN,
+    A_STLS,
     A_VERSION,
     A_WRTE,
     HEADER_SIZE,
@@ -73,14 +85,21 @@ T = TypeVar("T")
 DEFAULT_PORT = 6520
 #: ports the adb server scans for emulators
 EMULATOR_PORTS = range(5555, 5586)
-#: connections served at once; a newcomer past it closes the least useful one (see above)
+#: connections served at once; past it the least useful are closed (see above)
 MAX_CONNECTIONS = 64
+#: connections from one address served at once (the same, among that address's own); with
+#: every client on loopback this is the cap that applies
+MAX_CONNECTIONS_PER_PEER = 48
+#: the kernel's queue of connections not accepted yet
+BACKLOG = 256
+#: connections taken from that queue in one turn of the event loop (see ``_accept_loop``)
+ACCEPTS_PER_TURN = 16
 #: streams one connection may hold open
 MAX_STREAMS = 64
 #: host packets queued on one stream before it must have been read (the host waits for
 #: OKAY after each WRTE, so a well-behaved one never has more than one)
 MAX_QUEUED = 16
-#: seconds a connection may stay silent before its CNXN
+#: seconds a connection has, from connecting, to send its CNXN
 HANDSHAKE_TIMEOUT = 10.0
 #: seconds a connection with no stream open may stay silent after its CNXN
 IDLE_TIMEOUT = 300.0
@@ -167,17 +186,19 @@ class VirtualPhone:
         self._port: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._server: asyncio.base_events.Server | None = None
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._connections: set[asyncio.Task[None]] = set()
         self._conns: set[_Connection] = set()
         self._reaper: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
+        self._crowded: asyncio.Event | None = None
         self._closing = False
-        #: seconds a connection may stay silent before its CNXN, then with no stream open
+        #: seconds a connection has to send its CNXN after connecting, then may stay silent
+        #: with no stream open
         self.handshake_timeout = HANDSHAKE_TIMEOUT
         self.idle_timeout = IDLE_TIMEOUT
         #: counters for the curious: connections accepted, closed for bad packets, closed
-        #: for silence, closed to let a newcomer in; streams opened
+        #: for silence, closed to make room (see the module docstring); streams opened
         self.stats = {"connections": 0, "protocol_errors": 0, "timeouts": 0, "evicted": 0,
                       "streams": 0}
         if int(port) in EMULATOR_PORTS:
@@ -227,11 +248,8 @@ class VirtualPhone:
             loop = asyncio.new_event_loop()
             self._loop = loop
             try:
-                self._server = loop.run_until_complete(asyncio.start_server(
-                    self._accept, self.host, self._requested_port, reuse_address=True,
-                    limit=MAX_PAYLOAD + HEADER_SIZE, backlog=256))
-                sock = self._server.sockets[0]
-                self._port = int(sock.getsockname()[1])
+                listener = _listen(self.host, self._requested_port)
+                self._port = int(listener.getsockname()[1])
             except BaseException as e:  # the caller re-raises it
                 failure.append(e)
                 ready.set()
@@ -242,11 +260,17 @@ class VirtualPhone:
             # every start is a boot: a new boot id, so a client can tell a restarted phone
             self.commands.boot_id = str(uuid.uuid4())
             self._reaper = loop.create_task(self._reap())
+            self._crowded = asyncio.Event()
+            self._keeper = loop.create_task(self._keep_room(self._crowded))
+            acceptor = loop.create_task(self._accept_loop(listener))
             ready.set()
             try:
                 loop.run_forever()
             finally:
-                self._server.close()
+                acceptor.cancel()
+                with contextlib.suppress(BaseException):
+                    loop.run_until_complete(acceptor)
+                listener.close()
                 self._shutdown(loop)
                 loop.close()
 
@@ -263,8 +287,7 @@ class VirtualPhone:
 
     def _shutdown(self, loop: asyncio.AbstractEventLoop) -> None:
         """End every connection and stream task before the loop closes (connections are
-        closed, not cancelled: asyncio's stream callback trips over a task cancelled before
-        it started)."""
+        closed first, so that each ends its own way, then whatever is left is cancelled)."""
         self._closing = True
         for _ in range(3):  # let accepted connections start (they close themselves now)
             loop.run_until_complete(asyncio.sleep(0))
@@ -355,57 +378,139 @@ class VirtualPhone:
             await asyncio.sleep(max(0.02, period))
             now = time.monotonic()
             for conn in list(self._conns):
-                if conn.closing or conn.streams:
+                if conn.closing:
                     continue
-                limit = self.idle_timeout if conn.online else self.handshake_timeout
-                if now - conn.heard > limit:
+                if not conn.online:  # CNXN is due within the handshake timeout of connecting
+                    if now - conn.born > self.handshake_timeout:
+                        self.stats["timeouts"] += 1
+                        conn.close(f"no CNXN {now - conn.born:.1f} s after connecting")
+                elif not conn.streams and now - conn.heard > self.idle_timeout:
                     self.stats["timeouts"] += 1
-                    conn.close()
+                    conn.close(f"silent for {now - conn.heard:.1f} s with no stream open")
 
-    def _make_room(self) -> None:
-        """At :data:`MAX_CONNECTIONS`, close the open connection least worth keeping."""
-        live = [c for c in self._conns if not c.closing]
-        if len(live) >= MAX_CONNECTIONS:
-            victim = min(live, key=_Connection.worth)
+    def _live(self) -> list[_Connection]:
+        """The connections open and not being closed."""
+        return [c for c in self._conns if not c.closing]
+
+    def _over_cap(self) -> bool:
+        """Whether more connections are open than a cap allows (in all, or from one address)."""
+        live = self._live()
+        per_peer: dict[str, int] = {}
+        for c in live:
+            per_peer[c.peer] = per_peer.get(c.peer, 0) + 1
+        return len(live) > MAX_CONNECTIONS or \
+            any(n > MAX_CONNECTIONS_PER_PEER for n in per_peer.values())
+
+    async def _keep_room(self, crowded: asyncio.Event) -> None:
+        """Whenever a newcomer takes the count past a cap: close the connections least worth
+        keeping until it is back under (see the module docstring), once everything waiting
+        on the connections accepted so far has been read."""
+        while True:
+            await crowded.wait()
+            crowded.clear()
+            had_a_chance = set(self._conns)
+            # a timer, however short, is only due after the loop has polled the sockets once
+            # more: every one of these connections has been read since it was accepted, and
+            # the next turn lets each act on what came (a CNXN is taken; a client that left,
+            # or sent garbage, ends its own connection)
+            await asyncio.sleep(0.001)
+            await asyncio.sleep(0)
+            if self._make_room(had_a_chance):
+                crowded.set()  # newcomers that had no chance yet still count past a cap
+
+    def _make_room(self, had_a_chance: set[_Connection]) -> bool:
+        """Close the least useful connections until no cap is exceeded, sparing those still
+        without CNXN that were accepted too recently to have been read; whether some cap is
+        still exceeded."""
+        live = self._live()
+        by_peer: dict[str, list[_Connection]] = {}
+        for c in live:
+            by_peer.setdefault(c.peer, []).append(c)
+        victims: list[_Connection] = []
+        # an address over its own share gives up its own connections first
+        for conns in by_peer.values():
+            extra = len(conns) - MAX_CONNECTIONS_PER_PEER
+            if extra > 0:
+                victims += _least_worth(conns, extra, had_a_chance)
+        rest = [c for c in live if c not in victims]
+        extra = len(rest) - MAX_CONNECTIONS
+        if extra > 0:
+            victims += _least_worth(rest, extra, had_a_chance)
+        for victim in victims:
             self.stats["evicted"] += 1
-            log.debug("%d connections open: closing the least useful", len(live))
-            victim.close()
+            victim.close(f"{len(live)} connections open ({len(by_peer[victim.peer])} from "
+                         f"{victim.peer}): the least useful, {victim.describe()}")
+        return self._over_cap()
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
+    async def _accept_loop(self, listener: socket.socket) -> None:
+        """Take connections from the kernel's queue, at most :data:`ACCEPTS_PER_TURN` each
+        turn of the loop (asyncio's own server takes up to its backlog at once: see the
+        module docstring). Connections not taken yet wait in the kernel's queue."""
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                sock, _ = await loop.sock_accept(listener)
+            except OSError as e:  # out of file descriptors, say: try again in a while
+                log.warning("accepting a connection failed: %s", e)
+                await asyncio.sleep(0.1)
+                continue
+            batch = [sock]
+            while len(batch) < ACCEPTS_PER_TURN:
+                try:
+                    sock, _ = listener.accept()
+                except OSError:  # none waiting (BlockingIOError), or as above
+                    break
+                batch.append(sock)
+            for sock in batch:
+                task = loop.create_task(self._accept(sock))
+                self._connections.add(task)
+                task.add_done_callback(self._connections.discard)
+            await asyncio.sleep(0)  # the connections already open get a turn
+
+    async def _accept(self, sock: socket.socket) -> None:
         if self._closing:
+            sock.close()
+            return
+        # small replies go out at once (no Nagle delay on round trips)
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            reader, writer = await asyncio.open_connection(
+                sock=sock, limit=MAX_PAYLOAD + HEADER_SIZE)
+        except OSError as e:
+            log.debug("a connection ended before it was set up: %r", e)
+            sock.close()
+            return
+        if self._closing:  # the phone stopped meanwhile
             writer.close()
             return
-        self._make_room()
-        self._connections.add(task)
         self.stats["connections"] += 1
-        sock = writer.get_extra_info("socket")
-        if sock is not None:  # small replies go out at once (no Nagle delay on round trips)
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         conn = _Connection(self, reader, writer)
         self._conns.add(conn)
+        if self._crowded is not None and self._over_cap():
+            self._crowded.set()  # room is made once this one has been read (_keep_room)
         try:
             await conn.run()
         except ProtocolError as e:
             self.stats["protocol_errors"] += 1
-            log.debug("closing a connection: %s", e)
-        except TimeoutError:
-            self.stats["timeouts"] += 1
-            log.debug("closing a connection silent before its CNXN")
+            log.debug("closing the connection from %s: %s", conn.name, e)
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
-            log.debug("connection ended: %r", e)
+            if conn.closing:
+                log.debug("closed the connection from %s: %s", conn.name, conn.closing)
+            else:
+                log.debug("the connection from %s ended: %r", conn.name, e)
         except asyncio.CancelledError:
             pass
         except Exception:  # never let one connection take the server down
             log.exception("unexpected error on an adb connection")
         finally:
             conn.shutdown()
-            with contextlib.suppress(Exception):
-                writer.close()
-            self._connections.discard(task)
             self._conns.discard(conn)
+            # dropped at once (nothing unsent matters now), and the transport's end taken
+            # here: a write error left in it is otherwise reported when it is collected
+            writer.transport.abort()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
 
 
 @dataclasses.dataclass(eq=False)
@@ -464,26 +569,46 @@ class _Connection:
         self.max_data = MAX_PAYLOAD
         self.online = False
         self._send_lock = asyncio.Lock()
-        #: when the host last sent a whole packet (or connected), on the monotonic clock
-        self.heard = time.monotonic()
+        peer = writer.get_extra_info("peername")
+        #: the address the connection came from (the per-address cap counts these)
+        self.peer = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        #: the address and port, for the log
+        self.name = f"{self.peer}:{peer[1]}" if isinstance(peer, tuple) and len(peer) > 1 \
+            else self.peer
+        #: when the connection was accepted, and when the host last sent a whole packet (or
+        #: connected), on the monotonic clock
+        self.born = self.heard = time.monotonic()
         #: streams this connection has opened (a client that did work is worth keeping)
         self.opened = 0
-        #: closed by the server (silent too long, or to make room)
-        self.closing = False
+        #: packets no adb host sends (before CNXN, AUTH and STLS we never asked for, OPEN
+        #: with no id to answer to): the first connections to go when room is needed
+        self.junk = 0
+        #: why the server closed the connection ("" while it has not)
+        self.closing = ""
 
-    def worth(self) -> tuple[int, int, bool, float]:
+    def worth(self) -> tuple[int, float]:
         """How much the connection is worth keeping when room is needed (least first): one
-        without CNXN, then one that never opened a stream, then the one that opened fewest
-        (a client at work opens one per command; a stream left open proves nothing), with
-        no stream open before one with, the one silent longest first."""
-        rank = 0 if not self.online else 1 if not self.opened else 2
-        return rank, min(self.opened, 16), bool(self.streams), self.heard
+        that sent packets no host sends, one without CNXN, one that never opened a stream,
+        then a client at work (CNXN done and a stream opened); in each, the one silent
+        longest first. A client at work is thus never closed while any connection of the
+        other kinds is open."""
+        rank = 0 if self.junk else 1 if not self.online else 2 if not self.opened else 3
+        return rank, self.heard
 
-    def close(self) -> None:
-        """Close the connection from the server's side (its reader then ends)."""
-        self.closing = True
-        with contextlib.suppress(Exception):
-            self.writer.close()
+    def describe(self) -> str:
+        """The state the room-making judged, for the log."""
+        kind = ("sent packets no host sends" if self.junk else "no CNXN" if not self.online
+                else "never opened a stream" if not self.opened
+                else f"{self.opened} streams opened")
+        return (f"{self.name}, {kind}, silent for {time.monotonic() - self.heard:.2f} s")
+
+    def close(self, why: str = "closed by the server") -> None:
+        """Close the connection from the server's side, at once (its reader then ends;
+        anything not sent yet is dropped, so a peer that reads nothing cannot hold it)."""
+        if not self.closing:
+            log.debug("closing the connection from %s: %s", self.name, why)
+        self.closing = why or "closed by the server"
+        self.writer.transport.abort()
 
     async def send(self, packet: Packet) -> None:
         """Write one packet."""
@@ -492,13 +617,14 @@ class _Connection:
             await self.writer.drain()
 
     async def run(self) -> None:
-        """Read packets until the peer goes or sends something malformed."""
+        """Read packets until the peer goes or sends something malformed (or the server
+        closes the connection: the reaper, for silence, or to make room). Bytes already
+        received are taken without yielding to the loop (no ``wait_for`` task per read), so
+        one loop turn after data arrives it has been acted on (see ``_keep_room``)."""
         while True:
-            timeout = None if self.online else self.phone.handshake_timeout
-            header = await asyncio.wait_for(self.reader.readexactly(HEADER_SIZE), timeout)
+            header = await self.reader.readexactly(HEADER_SIZE)
             command, arg0, arg1, length = parse_header(header, MAX_PAYLOAD)
-            payload = await asyncio.wait_for(self.reader.readexactly(length), timeout) \
-                if length else b""
+            payload = await self.reader.readexactly(length) if length else b""
             self.heard = time.monotonic()
             await self.dispatch(Packet(command, arg0, arg1, payload))
 
@@ -518,12 +644,15 @@ class _Connection:
             self.shutdown()  # every CNXN resets the transport
             self.max_data = max(MIN_MAXDATA, min(p.arg1, MAX_PAYLOAD))
             banner = device_banner(self.phone.props)
+            self.online = True  # before the reply goes: room may be made meanwhile
             await self.send(Packet(A_CNXN, A_VERSION, MAX_PAYLOAD, banner))
-            self.online = True
             return
-        if not self.online or p.command == A_AUTH:
-            return  # before CNXN, and AUTH we never asked for: ignored
+        if not self.online or p.command in (A_AUTH, A_STLS):
+            self.junk += 1  # before CNXN, and AUTH or STLS we never asked for: ignored
+            return
         if p.command == A_OPEN:
+            if p.arg0 == 0:
+                self.junk += 1  # no stream id for the answer: refused below
             await self.open(p.arg0, service_name(p.data))
             return
         stream = self.streams.get(p.arg1)
@@ -657,10 +786,42 @@ class _Connection:
                 await stream.write(bytes(echo))
 
 
+def _least_worth(conns: list[_Connection], n: int,
+                 had_a_chance: set[_Connection]) -> list[_Connection]:
+    """The ``n`` connections least worth keeping (:meth:`_Connection.worth`), or fewer: one
+    still without CNXN is only judged once the server has read what it sent (it is in
+    ``had_a_chance``), as its CNXN may be waiting unread; while such a one is left unjudged,
+    no connection past its CNXN is closed (the newcomer may be worth less)."""
+    judged = [c for c in conns if c.online or c.junk or c in had_a_chance]
+    if len(judged) < len(conns):
+        judged = [c for c in judged if c.junk or not c.online]
+    return sorted(judged, key=_Connection.worth)[:n]
+
+
 async def _drain(stream: _Stream) -> None:
     """Read and drop whatever the host writes on a stream."""
     while await stream.read() is not None:
         pass
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A non-blocking socket listening on ``host:port`` (``OSError`` if the address is
+    taken or cannot be resolved)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and not host:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+        sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def free_port(host: str = "127.0.0.1") -> int:
