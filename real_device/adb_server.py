@@ -707,7 +707,8 @@ class _Connection:
         if not colon:
             return None
         if kind == "shell" or (kind.startswith("shell,") and "v2" not in kind.split(",")):
-            return self._interactive if not arg.strip() else self._command(arg)
+            # as adbd: only an empty command is interactive; white space runs `sh -c` and ends
+            return self._interactive if not arg else self._command(arg)
         if kind == "exec" and arg.strip():
             return self._command(arg)
         if kind == "sync" and not arg:

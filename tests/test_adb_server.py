@@ -266,6 +266,10 @@ def test_shell_lists_and_exit_codes(adb: Adb) -> None:
         "single  spaced dq 0 back slash\n"
     assert adb.shell("echo $(reboot)").startswith("/system/bin/sh: command substitution")
     assert adb.shell("input text 'a%sb' && echo typed") == "typed\n"
+    # a command of white space runs `sh -c` and ends, as on adbd (it used to open an
+    # interactive shell that never closed); only an empty command is interactive
+    for blank in ("\n", "\r", "\t", "   "):
+        assert adb.shell(blank) == "", repr(blank)
 
 
 @needs_adb
