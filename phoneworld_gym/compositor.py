@@ -39,7 +39,10 @@ DEFAULT_BG = (254, 247, 255)
 _NO_APP_TINT = (96, 96, 96)
 
 
-#: how many variants of each system bar the compositor keeps laid out
+#: how many variants of the system bars the compositor keeps laid out (bound of
+#: ``_retained``, emptied when full; a frame's bars vary by clock, icons, theme and keyboard
+#: page, a few at a time), and half the bound of ``_thumbs`` (Overview cards, ~0.8 MiB each, so
+#: up to ~26 MiB; the Overview shows a card per recent app, a few dozen at most)
 _RETAINED_MAX = 16
 
 
@@ -59,9 +62,10 @@ class Compositor:
 
     def __init__(self, device: PhoneWorldDevice):
         self._device = device
+        #: bound: _RETAINED_MAX views (emptied when full)
         self._retained: dict[tuple[Any, ...], View] = {}
         #: Overview thumbnails by the ops that draw them (the same picture object for the
-        #: same content, so an unchanged card is not repainted)
+        #: same content, so an unchanged card is not repainted); bound: 2 * _RETAINED_MAX
         self._thumbs: dict[tuple[Any, ...], PILImage.Image] = {}
         #: the last plain home frame and its :meth:`home_key`
         self._home_frame: tuple[tuple[Any, ...], Screen] | None = None

@@ -11,6 +11,7 @@ from phoneworld_gym.ui.view import View
 _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+# bound: 16,384 texts, ~140 B each (~2 MiB); a dump repeats most of its texts every frame
 @functools.lru_cache(maxsize=1 << 14)
 def xml_attr(value: str) -> str:
     """Escape text for an XML attribute; characters XML 1.0 cannot hold become U+FFFD.

@@ -114,17 +114,21 @@ class _ByteLRU:
         return len(self._items)
 
 
-#: coverage masks of text runs and glyphs: (text, px, weight, anchor) -> (mask, dx, dy)
+#: coverage masks of text runs and glyphs: (text, px, weight, anchor) -> (mask, dx, dy);
+#: bound: 32 MiB (set_cache_limits), several screens' worth of text
 _MASKS = _ByteLRU(32 << 20)
 #: text runs blended over a known solid colour: (mask key, colour, backdrop) -> RGB pixels.
 #: Replaying every task's oracle once at 1080 x 2400 draws about 40 MiB of them (a quarter
 #: of that at 540 x 1200); a miss costs about 0.1 ms, a hit a few microseconds.
+#: bound: 64 MiB (set_cache_limits)
 _SPRITES = _ByteLRU(64 << 20)
-#: pictures scaled to a box: (id(image), w, h) -> (image, RGB pixels)
+#: pictures scaled to a box: (id(image), w, h) -> (image, RGB pixels); bound: 16 MiB (a
+#: screen's photos and maps)
 _PICTURES = _ByteLRU(16 << 20)
-#: rounded rectangles split into fills and corner masks, relative to their top-left corner
+#: rounded rectangles split into fills and corner masks, relative to their top-left corner;
+#: bound: 4 MiB (cards and buttons come in a few hundred sizes)
 _SHAPES = _ByteLRU(4 << 20)
-#: small rounded rectangles and ellipses painted over a known solid colour
+#: small rounded rectangles and ellipses painted over a known solid colour; bound: 16 MiB
 _SHAPE_SPRITES = _ByteLRU(16 << 20)
 #: the largest shape (pixels) drawn from a sprite; bigger ones are painted piece by piece
 _SHAPE_SPRITE_MAX = 160_000
@@ -133,8 +137,13 @@ _BAND = 64
 #: draw text and small shapes over a known solid colour from cached sprites (the pixels are
 #: the same as painting them over that colour; tests turn this off to check it)
 SPRITES = True
+#: (colour, backdrop) -> 256 blended colours; bound: emptied past 4,096 pairs (~4 MiB), while
+#: a theme blends a few hundred
 _BLEND_LUTS: dict[tuple[RGB, RGB], np.ndarray] = {}
-_CORNERS: dict[tuple[int, int], np.ndarray] = {}
+_BLEND_LUTS_MAX = 4096
+#: corner masks of rounded rectangles by (radius, border); bound: 4 MiB (a few dozen radii)
+_CORNERS = _ByteLRU(4 << 20)
+#: ellipse masks by size; bound: 4 MiB (avatars and dots come in a few sizes)
 _ELLIPSES = _ByteLRU(4 << 20)
 
 
@@ -142,7 +151,7 @@ def cache_sizes() -> dict[str, int]:
     """Bytes held by the renderer's caches (for the benchmark's memory figures)."""
     return {"masks": _MASKS.bytes, "sprites": _SPRITES.bytes, "pictures": _PICTURES.bytes,
             "shapes": _SHAPES.bytes, "shape sprites": _SHAPE_SPRITES.bytes,
-            "ellipses": _ELLIPSES.bytes}
+            "ellipses": _ELLIPSES.bytes, "corners": _CORNERS.bytes}
 
 
 def set_cache_limits(masks: int | None = None, sprites: int | None = None) -> None:
@@ -178,7 +187,7 @@ def _blend_lut(color: RGB, bg: RGB) -> np.ndarray:
     """``lut[m]``: ``color`` over ``bg`` at coverage ``m`` (the one blending formula)."""
     lut = _BLEND_LUTS.get((color, bg))
     if lut is None:
-        if len(_BLEND_LUTS) > 4096:
+        if len(_BLEND_LUTS) >= _BLEND_LUTS_MAX:
             _BLEND_LUTS.clear()
         m = np.arange(256, dtype=np.uint32)[:, None]
         lut = ((np.array(bg, np.uint32) * (255 - m) + np.array(color, np.uint32) * m + 127)
@@ -210,8 +219,8 @@ def _corner(r: int, bw: int) -> np.ndarray:
         hit = inside.astype(np.uint8)
         if bw:
             hit[inside & (d > r - bw)] = 2
-        _CORNERS[(r, bw)] = hit
-    return hit
+        _CORNERS.put((r, bw), hit, hit.nbytes + 100)
+    return hit  # type: ignore[no-any-return]
 
 
 def _ellipse_mask(w: int, h: int) -> np.ndarray:
@@ -268,7 +277,17 @@ def _rrect_pieces(w: int, h: int, r: int, fill: RGB | None, outline: RGB | None,
     return out
 
 
+#: insets of solid rectangles inside corners and ellipses; bound: emptied past 8,192 shapes
+#: (~1 MiB of small tuples)
 _INSETS: dict[tuple[Any, ...], tuple[int, int]] = {}
+_INSETS_MAX = 8192
+
+
+def _put_inset(key: tuple[Any, ...], value: tuple[int, int]) -> tuple[int, int]:
+    if len(_INSETS) >= _INSETS_MAX:
+        _INSETS.clear()
+    _INSETS[key] = value
+    return value
 
 
 def _corner_inset(r: int, bw: int) -> int:
@@ -281,7 +300,7 @@ def _corner_inset(r: int, bw: int) -> int:
         k = max(bw, 0)
         while k < r and not (code[k:, k:] == 1).all():
             k += 1
-        hit = _INSETS[key] = (k, k)
+        hit = _put_inset(key, (k, k))
     return hit[0]
 
 
@@ -290,13 +309,11 @@ def _ellipse_inset(w: int, h: int) -> tuple[int, int]:
     key = ("ellipse", w, h)
     hit = _INSETS.get(key)
     if hit is None:
-        if len(_INSETS) > 8192:
-            _INSETS.clear()
         mask = _ellipse_mask(w, h)
         kx, ky = int(w * 0.1465), int(h * 0.1465)  # 1 - 1/sqrt(2), rounded down
         while kx < w // 2 and ky < h // 2 and not mask[ky:h - ky, kx:w - kx].all():
             kx, ky = kx + 1, ky + 1
-        hit = _INSETS[key] = (kx, ky)
+        hit = _put_inset(key, (kx, ky))
     return hit
 
 
@@ -341,6 +358,7 @@ def _holes(op: Op) -> list[Rect]:
     return []
 
 
+# bound: 4,096 colours (~100 B each); themes use a few dozen
 @functools.lru_cache(maxsize=4096)
 def night_color(c: RGB) -> RGB:
     """A colour under the dark theme, the way Android's force-dark darkens apps that bring no

@@ -402,7 +402,9 @@ def natural_width(v: View) -> int:
     return 0
 
 
-@functools.lru_cache(maxsize=1 << 16)
+# bound: 16,384 widths, ~300 B each (~5 MiB); a frame measures a few hundred strings, so
+# this holds dozens of screens, while typed and wrapped texts bring new ones every step
+@functools.lru_cache(maxsize=1 << 14)
 def text_width(s: str, px: int, weight: str = "regular") -> float:
     """Advance width of ``s`` in pixels (cached: font measurement dominates layout)."""
     return float(text_font(px, weight).getlength(s))
@@ -419,7 +421,9 @@ def wrap(text: str, px: int, weight: str, width: int, max_lines: int = 0) -> lis
 _MEASURE_WHOLE = 256
 
 
-@functools.lru_cache(maxsize=1 << 14)
+# bound: 8,192 wrapped texts, ~350 B each (~3 MiB); a screen's texts wrap again on every frame
+# that lays them out, and typed or per-world texts never come back after their episode
+@functools.lru_cache(maxsize=1 << 13)
 def _wrap(text: str, px: int, weight: str, width: int, max_lines: int) -> tuple[str, ...]:
     def measure(s: str) -> float:  # through text_width's cache
         return text_width(s, px, weight)

@@ -77,6 +77,7 @@ def camera_name(t: dt.datetime) -> str:
 
 
 # -- the start photos ------------------------------------------------------------------------
+# bound: 128 lives' plans, ~8 KiB each (~1 MiB), as many as the phone's kept start worlds
 @functools.lru_cache(maxsize=128)
 def _plan(seed: int, home: str, places: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
     """Every start photo of a life: path, taken, place, scene, picture seed, album hint.
@@ -141,7 +142,9 @@ def plan(life: Life) -> tuple[dict[str, Any], ...]:
     return _plan(life.seed, place_of(home.city), places(life))
 
 
-@functools.lru_cache(maxsize=64)
+# bound: 8 lives' photos, ~85 KiB each: a life generated again (the same seed) is most often
+# served by the phone's kept start worlds, which hold these bytes already
+@functools.lru_cache(maxsize=8)
 def _files(seed: int, home: str, where: tuple[str, ...]) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     for p in _plan(seed, home, where):

@@ -23,7 +23,11 @@ from phoneworld_gym.ui.view import Column, Handler, Icon, Picture, Row, Text, Vi
 THUMB = 256
 #: decoded pictures: (sha256, kind) -> PIL image; kind "thumb" (square) or "full"
 _CACHE: collections.OrderedDict[tuple[str, str], PILImage.Image] = collections.OrderedDict()
+#: bound: 256 pictures and 24 MiB of pixels, least recently used out first. A world's grid
+#: needs ~30 thumbnails (~6 MiB); every world has photos of its own, which never come back
 CACHE_SIZE = 256
+CACHE_BYTES = 24 << 20
+_BYTES = [0]
 #: how many decodes the cache saved and how many it made (for measurements and tests)
 STATS = {"hits": 0, "decodes": 0}
 _BROKEN = PILImage.new("RGB", (THUMB, THUMB), (120, 120, 120))
@@ -51,14 +55,20 @@ def decoded(sha: str, kind: str, data: Callable[[], bytes]) -> PILImage.Image:
         img = img.crop((x, y, x + side, y + side)).resize((THUMB, THUMB),
                                                           PILImage.Resampling.BILINEAR)
     _CACHE[key] = img
-    while len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    _BYTES[0] += _nbytes(img)
+    while len(_CACHE) > 1 and (len(_CACHE) > CACHE_SIZE or _BYTES[0] > CACHE_BYTES):
+        _BYTES[0] -= _nbytes(_CACHE.popitem(last=False)[1])
     return img
+
+
+def _nbytes(img: PILImage.Image) -> int:
+    return img.width * img.height * len(img.getbands())
 
 
 def clear_cache() -> None:
     """Forget every decoded picture (tests measure the cost of a cold frame with it)."""
     _CACHE.clear()
+    _BYTES[0] = 0
 
 
 def grid(cells: Sequence[View], cols: int = 4, gap: int = dp(2)) -> Column:

@@ -27,7 +27,9 @@ BLUE = (26, 115, 232)
 Pin = tuple[float, float, str]  # x, y (miles), "pin" | "saved" | "selected" | "me"
 
 
-@functools.lru_cache(maxsize=16)  # up to ~6 MB a picture
+# bound: 4 pictures of up to ~6 MB; a frame shows one map (drawn only for screenshots), and
+# every pan, zoom or world's pins make a new one
+@functools.lru_cache(maxsize=4)
 def draw(center: tuple[float, float], px_per_mile: float, size: tuple[int, int],
          pins: tuple[Pin, ...] = (), route: tuple[tuple[float, float], ...] = ()
          ) -> Image.Image:

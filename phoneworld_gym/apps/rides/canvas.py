@@ -20,7 +20,9 @@ CAR = (40, 40, 40)
 Point = tuple[float, float]
 
 
-@functools.lru_cache(maxsize=32)
+# bound: 4 pictures of up to 1080 x ~1,300 px (~4 MiB each); a frame shows one map, drawn
+# only for screenshots, and each world's home (the map's centre) is its own
+@functools.lru_cache(maxsize=4)
 def draw(size: tuple[int, int], center: Point, px_per_mile: float,
          route: tuple[Point, Point] | None = None, cars: tuple[Point, ...] = (),
          me: Point | None = None) -> Image.Image:

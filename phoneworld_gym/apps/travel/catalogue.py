@@ -105,7 +105,9 @@ def _nights(rng: np.random.Generator, n: int) -> set[str]:
             for d in rng.integers(0, HORIZON_DAYS, size=n)}
 
 
-@functools.lru_cache(maxsize=32)
+# bound: 8 catalogues, ~150 KiB each: each world draws its own variant, and only the
+# worlds in play read theirs (a miss rebuilds one in milliseconds)
+@functools.lru_cache(maxsize=8)
 def catalogue(variant: int) -> Catalogue:
     """The hotels of catalogue ``variant`` (the same variant always gives the same hotels)."""
     rng = np.random.default_rng(variant)

@@ -112,7 +112,9 @@ def forecast_seed(st: dict[str, Any]) -> int:
     return int(st.get("forecast_seed", 0))
 
 
-@functools.lru_cache(maxsize=8192)
+# bound: 1,024 days, ~1 KiB each: a world (forecast seed) reads at most 28 cities x 10 days,
+# and a seed rarely comes back after its episode (8,192 kept ~300 worlds' forecasts, ~8 MiB)
+@functools.lru_cache(maxsize=1024)
 def _day(city: str, day: str, seed: int = 0) -> dict[str, Any]:
     name, _region, _march_high, rise, sset = city_info(city)
     base = _level(city, seed)
