@@ -97,7 +97,7 @@ def verdict(curve: Sequence[Sequence[float]], warmup: int, bound_pct: float
     if not segs:
         return None, "verdict: no samples yet"
     seg, samples = max(segs.items(), key=lambda kv: (kv[1][-1][0] - kv[1][0][0], kv[0]))
-    start = samples[0][0]
+    start = samples[0][0] - 1  # a process's first sample is at its first step
     after = [s for s in samples if s[0] >= start + warmup]
     if len(after) < 2:
         return None, (f"verdict: none yet: the longest process ran {samples[-1][0] - start:,.0f} "
