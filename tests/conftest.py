@@ -60,6 +60,26 @@ def make_env() -> Iterator[Callable[..., gymnasium.Env]]:
         e.close()
 
 
+@pytest.fixture(scope="module")
+def phone() -> Iterator[Any]:
+    """One virtual adb phone for the module, on a free loopback port (modules that mean a
+    PhoneWorldDevice by ``phone`` define their own)."""
+    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+
+    with VirtualPhone(port=free_port(), seed=0) as p:
+        yield p
+
+
+@pytest.fixture()
+def fresh(phone: Any) -> Any:
+    """The module's virtual phone, reset to seed 0 with empty scratch space."""
+    with phone.lock:
+        phone.device.reset(0)
+        phone.storage.scratch.clear()
+        phone.storage.made_dirs.clear()
+    return phone
+
+
 HAVE_ADB = shutil.which("adb") is not None and importlib.util.find_spec("adbutils") is not None
 
 

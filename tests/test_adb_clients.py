@@ -42,20 +42,7 @@ PAYLOAD = bytes(range(256)) + random.Random(25).randbytes(200_000)
 
 
 # -- fixtures ------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def phone() -> Iterator[VirtualPhone]:
-    with VirtualPhone(port=free_port(), seed=0) as p:
-        yield p
-
-
-@pytest.fixture()
-def fresh(phone: VirtualPhone) -> VirtualPhone:
-    """The module's phone, reset to seed 0 with empty scratch space."""
-    with phone.lock:
-        phone.device.reset(0)
-        phone.storage.scratch.clear()
-        phone.storage.made_dirs.clear()
-    return phone
+# ``phone`` and ``fresh``: the virtual phone fixtures of conftest
 
 
 @pytest.fixture(scope="module")

@@ -54,21 +54,7 @@ needs_adb = pytest.mark.skipif(shutil.which("adb") is None,
 
 
 # -- fixtures ------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def phone() -> Iterator[VirtualPhone]:
-    """One virtual phone for the module, on a free loopback port."""
-    with VirtualPhone(port=free_port(), seed=0) as p:
-        yield p
-
-
-@pytest.fixture()
-def fresh(phone: VirtualPhone) -> VirtualPhone:
-    """The module's phone, reset to seed 0 with empty scratch space."""
-    with phone.lock:
-        phone.device.reset(0)
-        phone.storage.scratch.clear()
-        phone.storage.made_dirs.clear()
-    return phone
+# ``phone`` (one virtual phone per module) and ``fresh`` (it reset to seed 0) are conftest's
 
 
 class Adb:
