@@ -41,6 +41,21 @@ CONTACTS_TASKS = ["ContactsStar", "ContactsAdd", "ContactsEditEmail", "ContactsD
 SMALL = {"num_cpus": 0.25}
 
 
+def kill(actor: Any, timeout: float = 60.0) -> None:
+    """``ray.kill(actor)`` and wait until it is dead: the kill travels through Ray's control
+    store, and a call made right after it may still run on the live actor (on a busy runner
+    it did, and the test saw no death)."""
+    ray.kill(actor)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            ray.get(actor.describe.remote(), timeout=timeout)
+        except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"actor still answers {timeout:.0f} s after ray.kill")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def ray_session() -> Iterator[None]:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
@@ -182,7 +197,7 @@ def test_killed_worker_truncates_its_slot_and_is_replaced(contacts_remote):
         remote.step(step)  # per-slot actions work as well as a batch
         sync.step(batch([CONTACTS, WAIT]))
         task_before = info["task"][1]
-        ray.kill(remote.workers[1])
+        kill(remote.workers[1])
         obs, reward, term, trunc, info = remote.step(batch([WAIT, WAIT]))
         want = sync.step(batch([WAIT, WAIT]))
         assert trunc.tolist() == [False, True] and term.tolist() == [False, False]
@@ -209,7 +224,7 @@ def test_reset_replaces_a_dead_worker_and_keeps_the_seed(contacts_remote):
     remote = contacts_remote
     r0, r1 = remote.restarts
     try:
-        ray.kill(remote.workers[0])
+        kill(remote.workers[0])
         assert_same(remote.reset(seed=SEED), sync.reset(seed=SEED), "reset")
         assert remote.restarts == [r0 + 1, r1]
         with pytest.raises(ValueError, match="index"):  # an env's own error propagates
