@@ -50,6 +50,10 @@ class TaskProbe:
         self._uses.add("probe.setting", True)
         return self._probe.setting(namespace, key)
 
+    def now(self) -> str:
+        self._uses.add("probe.now", True)
+        return self._probe.now()
+
     def query(self, table: str) -> list[Row]:
         self._uses.add(f"probe.query({table})", is_common(table))
         return self._probe.query(table)

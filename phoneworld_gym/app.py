@@ -17,6 +17,7 @@ uiautomator shows a WeChat mini program. It hands a result back with
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import importlib
 import pkgutil
 from collections.abc import Callable
@@ -70,6 +71,9 @@ class App:
     kind: ClassVar[str] = "app"  #: "system", "app" or "mini-app"
     #: for a mini-app: the name of the super-app it opens inside (None for other apps)
     host: ClassVar[str | None] = None
+    #: whether a screen shows the clock's seconds (a running timer): its frames are rebuilt
+    #: after every step, not only when the minute changes
+    shows_seconds: ClassVar[bool] = False
     icon: ClassVar[str] = "box"  #: glyph name from ``ui.fonts.ICONS``
     theme: ClassVar[Theme] = DEFAULT_THEME
     main_screen: ClassVar[str] = "main"
@@ -281,7 +285,13 @@ class Ctx:
 
     @property
     def now(self) -> str:
+        """The phone's clock, ``YYYY-MM-DDTHH:MM:SS`` local time; it runs with the actions
+        (see :data:`phoneworld_gym.world.ACTION_SECONDS`)."""
         return self.world.clock
+
+    def time(self) -> dt.datetime:
+        """The phone's clock as a datetime (:attr:`now` parsed)."""
+        return self.world.now()
 
     @property
     def settings(self) -> dict[str, dict[str, str]]:

@@ -148,7 +148,7 @@ class Compositor:
         if w.foreground != LAUNCHER or w.shade or w.focus is not None or w.toast \
                 or w.launcher:
             return None
-        return (w.clock, tuple(self._glyph(n["app"]) for n in w.notifications),
+        return (w.clock[:16], tuple(self._glyph(n["app"]) for n in w.notifications),
                 self._status_icons())
 
     def is_home_frame(self, screen: Screen) -> bool:
@@ -182,7 +182,7 @@ class Compositor:
         d = self._device
         icons = self._status_icons()
         column: list[View] = [
-            self._bar(("status", w.clock, glyphs, dark, icons),
+            self._bar(("status", w.clock[:16], glyphs, dark, icons),
                       lambda: chrome.status_bar(w.clock, glyphs, dark=dark, icons=icons)),
             body]
         focused = self._focused_field(page)

@@ -23,6 +23,7 @@ probes runs on a real phone; :mod:`phoneworld_gym.access` works that out from wh
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
@@ -133,6 +134,20 @@ class Unsupported(DeviceError):
     phone, a fixture of an app that is not installed)."""
 
 
+#: the shell command whose output :func:`parse_now` reads: the phone's local time
+NOW_COMMAND = "date +%Y-%m-%dT%H:%M:%S"
+_NOW = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}")
+
+
+def parse_now(out: str) -> str:
+    """The ``YYYY-MM-DDTHH:MM:SS`` time in the output of :data:`NOW_COMMAND`
+    (:class:`DeviceError` when it holds none)."""
+    m = _NOW.search(out or "")
+    if m is None:
+        raise DeviceError(f"{NOW_COMMAND!r} printed no time: {(out or '')[:200]!r}")
+    return m.group(0)
+
+
 def is_common(table: str) -> bool:
     """True for the tables a real phone serves too."""
     return table in COMMON_TABLES
@@ -165,6 +180,13 @@ class Probe(Protocol):
 
     def setting(self, namespace: str, key: str) -> str | None:
         """``settings get NAMESPACE KEY`` (``None`` when unset)."""
+        ...
+
+    def now(self) -> str:
+        """The phone's local date and time, ``YYYY-MM-DDTHH:MM:SS`` (:data:`NOW_COMMAND` on
+        a real phone, as android_world reads the device's clock; PhoneWorld's clock runs with
+        the actions, see :data:`phoneworld_gym.world.ACTION_SECONDS`). Tasks read dates and
+        times from here, never from a literal."""
         ...
 
     def query(self, table: str) -> list[Row]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from phoneworld_gym.contract import Action, swipe_finger
 from phoneworld_gym.system import chrome, realism
 from phoneworld_gym.ui.view import Refused, TextField, find_scrollable, hit_test
-from phoneworld_gym.world import World
+from phoneworld_gym.world import World, action_seconds
 
 if TYPE_CHECKING:
     from phoneworld_gym.phone import PhoneWorldDevice
@@ -38,6 +38,7 @@ class InputDispatcher:
         changes then), else ``""``."""
         d = self._device
         d.reaching()
+        self.world.advance(action_seconds(action.action_type, action.text))
         shown_toast = self.world.toast
         before = self.world.top() if self.world.realism else None
         err = self.HANDLERS[action.action_type](self, action)

@@ -74,7 +74,7 @@ from phoneworld_gym.screen import Screen
 from phoneworld_gym.sim_access import PhoneWorldProbe, SimWriteVerbs
 from phoneworld_gym.system import storage
 from phoneworld_gym.ui.render import FrameRenderer
-from phoneworld_gym.world import LAUNCHER, RECENTS, World
+from phoneworld_gym.world import LAUNCHER, RECENTS, World, action_seconds
 
 __all__ = ["PhoneWorldDevice", "PhoneWorldProbe", "Screen", "app_seed"]
 
@@ -382,10 +382,15 @@ class PhoneWorldDevice(SimWriteVerbs):
     def _fingerprint(self, scope: tuple[str, ...]) -> tuple[bytes, list[int]] | None:
         """The world's fields other than the stores, plus the stores of ``scope``: their
         content (a marshal dump) and the identity of every container in them; None when they
-        hold something marshal cannot dump."""
+        hold something marshal cannot dump. The clock counts to the minute (what the status
+        bar and dates show) unless an app of ``scope`` shows seconds (the Clock's timer and
+        stopwatch): a step that moved it a few seconds does not rebuild other frames."""
         w = self.world
         stores = w.stores
         values = [getattr(w, name) for name in _SMALL_FIELDS]
+        apps = self.apps
+        if not any(n in apps and apps[n].shows_seconds for n in scope):
+            values[_CLOCK_AT] = w.clock[:16]
         values += [stores.get(name) for name in scope]
         try:
             content = marshal.dumps(values, 2)
@@ -553,7 +558,9 @@ class PhoneWorldDevice(SimWriteVerbs):
     def edit_text(self, text: str, *, replace: bool = False) -> str:
         """Type ``text`` into the focused field (or with ``replace`` set its text) without
         pressing enter, as a real keyboard's keys do; an error sentence when no field has
-        focus. Used by the virtual adb phone and the android_env simulator."""
+        focus. Used by the virtual adb phone and the android_env simulator; the clock moves
+        on as for an ``input_text`` action."""
+        self.world.advance(action_seconds("input_text", text))
         return self.dispatcher.edit(text, replace=replace)
 
     def long_press(self, x: int, y: int) -> str:
@@ -575,3 +582,4 @@ class PhoneWorldDevice(SimWriteVerbs):
 _WORLD_FIELDS: tuple[str, ...] = tuple(World().field_values())
 #: the fields fingerprinted whole after an action (the stores only for the apps in scope)
 _SMALL_FIELDS: tuple[str, ...] = tuple(n for n in _WORLD_FIELDS if n != "stores")
+_CLOCK_AT = _SMALL_FIELDS.index("clock")

@@ -147,6 +147,17 @@ def _perturb(v: Any) -> Any:
     return None
 
 
+def _edit_wanted(checks: Sequence[Any], table: str, rid: Any, col: str) -> Any:
+    """What the task's checks expect of column ``col`` of changed row ``rid`` (None when
+    none names it)."""
+    for c in checks:
+        if getattr(c, "table", None) == table:
+            cols = getattr(c, "edits", {}).get(rid, {})
+            if col in cols:
+                return cols[col]
+    return None
+
+
 def _open_columns(checks: Sequence[Any], table: str) -> set[str]:
     """Columns of ``table``'s new rows that the task's checks leave to the user (``ANY``)."""
     from phoneworld_gym.validators import ANY
@@ -203,13 +214,16 @@ def _row_probes(task: Task, device: Any, report: AgentReport, checks: Sequence[A
             for col in sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k)):
                 if (a.get("_id"), col) in left_open:
                     continue
-                alt = _perturb(a.get(col))
-                if alt is None or alt == b.get(col):
-                    continue
-                changed = [dict(r) for r in rows]
-                changed[i][col] = alt
-                yield "fp:row", f"{name} row {a.get('_id')} {col}={alt!r:.40}", \
-                    {**after_map(after), name: changed}
+                # a check that allows a range names the values just outside it
+                want = _edit_wanted(checks, name, a.get("_id"), col)
+                outside = getattr(want, "outside", None)
+                for alt in (outside if outside is not None else [_perturb(a.get(col))]):
+                    if alt is None or alt == b.get(col):
+                        continue
+                    changed = [dict(r) for r in rows]
+                    changed[i][col] = alt
+                    yield "fp:row", f"{name} row {a.get('_id')} {col}={alt!r:.40}", \
+                        {**after_map(after), name: changed}
         yield "fp:undone", f"{name} back as it started", \
             {**after_map(after), name: list(task.diff.before.get(name, []))}
 

@@ -177,6 +177,10 @@ class PhoneWorldProbe:
     def contacts(self) -> list[Row]:
         return self.query("contacts")
 
+    def now(self) -> str:
+        """The phone's clock (it runs with the actions)."""
+        return self._world.clock
+
     def foreground_app(self) -> str:
         w = self._world
         if w.shade:

@@ -23,6 +23,7 @@ its Gymnasium id ``PhoneWorld/<id>-v<version>`` and every registry-driven test c
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import os
 import pkgutil
@@ -214,9 +215,16 @@ class Task:
         (default: as reset left it)."""
 
     def start(self, device: Device) -> None:
-        """Setup, then remember every table. The env calls this at reset."""
+        """Setup, then remember every table and the phone's clock. The env calls this at
+        reset."""
         self.setup(device)
         self.baseline = device.probe.snapshot()
+        self.started_at = device.probe.now()
+
+    def start_day(self) -> dt.date:
+        """The phone's date when the episode started (:meth:`start`): "today" and
+        "tomorrow" in a goal count from it, wherever the phone's clock has run since."""
+        return dt.date.fromisoformat(self.started_at[:10])
 
     def before(self, table: str) -> list[Row]:
         """A copy of a table's rows at the start (after setup)."""

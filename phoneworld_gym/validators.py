@@ -22,6 +22,7 @@ checked with a substring test.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -38,8 +39,12 @@ Expected = Any
 
 # -- value predicates ----------------------------------------------------------------------
 class _Pred:
-    def __init__(self, fn: Callable[[Any], bool], text: str):
-        self.fn, self.text = fn, text
+    """A value test with its description; ``outside`` (when given) lists values just past
+    what it allows, which the reward audit sets in its place to check that they fail."""
+
+    def __init__(self, fn: Callable[[Any], bool], text: str,
+                 outside: tuple[Any, ...] | None = None):
+        self.fn, self.text, self.outside = fn, text, outside
 
     def __call__(self, v: Any) -> bool:
         return bool(self.fn(v))
@@ -98,6 +103,27 @@ def same_phone(want: str) -> Callable[[Any], bool]:
 def one_of(*values: Any) -> Callable[[Any], bool]:
     """Any of the given values."""
     return _Pred(lambda v: v in values, f"one of {values!r}")
+
+
+def between(low: float, high: float) -> Callable[[Any], bool]:
+    """A number from ``low`` to ``high``, both included (a text of one counts)."""
+    def fits(v: Any) -> bool:
+        try:
+            return low <= float(v) <= high
+        except (TypeError, ValueError):
+            return False
+
+    step = 1 if float(low).is_integer() and float(high).is_integer() else 0.01
+    return _Pred(fits, f"between {low:g} and {high:g}", outside=(low - step, high + step))
+
+
+def _is_clock_time(v: Any) -> bool:
+    return isinstance(v, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}", v) \
+        is not None
+
+
+#: a time of the phone's clock, ``YYYY-MM-DDTHH:MM:SS`` (when a timer started)
+CLOCK_TIME: Callable[[Any], bool] = _Pred(_is_clock_time, "a clock time")
 
 
 #: any value at all: for a settable column the goal leaves to the user (a split it does not

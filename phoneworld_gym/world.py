@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime as dt
 import hashlib
 import json
 import marshal
@@ -33,8 +34,35 @@ def copy_data(obj: Any) -> Any:
 LAUNCHER = "launcher"
 #: the Overview (recent apps) screen, part of the launcher
 RECENTS = "recents"
-#: The frozen clock every episode starts from (local time, no time zone games).
+#: The clock every episode starts from (local time, no time zone games).
 DEFAULT_CLOCK = "2026-03-14T10:30:00"
+
+#: The phone's clock runs with the actions, not with the host's time: each action moves it on
+#: by the seconds below, so a seed and a list of actions give the same clock (and the same
+#: frames) on every run. A tap, press, scroll, swipe, key or app switch takes
+#: :data:`ACTION_SECONDS` (2 s, about what a person or an agent on a real phone spends per
+#: step); ``wait`` takes :data:`WAIT_SECONDS` (5 s); typing adds a second per
+#: :data:`CHARS_PER_SECOND` characters; ``status``, ``answer`` and ``unknown`` do not touch
+#: the phone and take no time. The virtual adb phone moves it by the same rates for its
+#: ``input`` commands and by N seconds for ``sleep N``; a real phone keeps its own time.
+ACTION_SECONDS = 2
+WAIT_SECONDS = 5
+CHARS_PER_SECOND = 5
+_NO_TIME = frozenset({"status", "answer", "unknown"})
+
+
+def action_seconds(action_type: str, text: str | None = None) -> int:
+    """The seconds one action of ``action_type`` (typing ``text``) moves the clock on."""
+    if action_type in _NO_TIME:
+        return 0
+    if action_type == "wait":
+        return WAIT_SECONDS
+    return ACTION_SECONDS + (len(text) // CHARS_PER_SECOND if text else 0)
+
+
+def clock_at(clock: str) -> dt.datetime:
+    """The local time a world's ``clock`` string (``YYYY-MM-DDTHH:MM:SS``) names."""
+    return dt.datetime.fromisoformat(clock)
 
 
 @dataclasses.dataclass
@@ -103,6 +131,19 @@ class World:
             return None
         stack = self.stacks.get(self.foreground) or []
         return stack[-1] if stack else None
+
+    # -- time ------------------------------------------------------------------------------
+    def now(self) -> dt.datetime:
+        """The phone's local time (see :data:`ACTION_SECONDS` for how it runs)."""
+        return clock_at(self.clock)
+
+    def advance(self, seconds: int) -> None:
+        """Move the clock on by ``seconds`` (0 or more)."""
+        if seconds < 0:
+            raise ValueError(f"the clock does not go back ({seconds} s)")
+        if seconds:
+            self.clock = (self.now() + dt.timedelta(seconds=seconds)).isoformat(
+                timespec="seconds")
 
     def bring_to_front(self, app: str) -> None:
         """Make ``app`` the foreground app (its back stack must exist) and the most recent."""

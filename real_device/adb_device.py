@@ -104,6 +104,7 @@ from phoneworld_gym.contract import (
 from phoneworld_gym.device import DeviceError, Row, Unsupported
 from phoneworld_gym.real_device.adb_probe import AdbProbe, q
 from phoneworld_gym.real_device.guard import SafetyGuard
+from phoneworld_gym.world import WAIT_SECONDS
 
 T = TypeVar("T")
 
@@ -795,6 +796,8 @@ class AdbDevice:
         elif t == "open_app":
             return self._open_app(a.app_name or "")
         elif t == "wait":
+            if self.virtual:  # its clock runs with the actions: ``sleep`` moves it on
+                self.shell(f"sleep {WAIT_SECONDS}")
             time.sleep(max(0.0, min(self.wait_s, 60.0)))
         return ""
 

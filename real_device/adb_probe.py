@@ -43,12 +43,14 @@ from typing import Any, Protocol
 
 from phoneworld_gym.device import (
     COMMON_TABLES,
+    NOW_COMMAND,
     SETTINGS_NAMESPACES,
     WRITABLE_TABLES,
     DeviceError,
     Row,
     Unsupported,
     is_common,
+    parse_now,
 )
 from phoneworld_gym.sim_access import _FILE_PATH, _SETTING_KEY, MAX_FILE
 
@@ -305,6 +307,10 @@ class AdbProbe:
                                                          "company")},
                          "starred": p.get("starred") or 0})
         return rows
+
+    def now(self) -> str:
+        """The phone's local time (``date +%Y-%m-%dT%H:%M:%S``)."""
+        return parse_now(self._sh.shell(NOW_COMMAND))
 
     def foreground_app(self) -> str:
         """The package in front, from ``dumpsys window windows``."""

@@ -82,6 +82,7 @@ from phoneworld_gym.device import (
     DeviceError,
     Row,
     Unsupported,
+    parse_now,
 )
 from phoneworld_gym.env import PhoneEnv
 
@@ -621,6 +622,10 @@ class AndroidEnvProbe:
             if col is not None and contact is not None and not contact[col]:
                 contact[col] = r["data1"] or ""
         return [out[k] for k in sorted(out)]
+
+    def now(self) -> str:
+        """The emulator's local time (``date +%Y-%m-%dT%H:%M:%S``)."""
+        return parse_now(self._device.shell("date", "+%Y-%m-%dT%H:%M:%S"))
 
     def foreground_app(self) -> str:
         d = self._device

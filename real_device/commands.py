@@ -39,6 +39,7 @@ from phoneworld_gym.device import SETTINGS_NAMESPACES, Row
 from phoneworld_gym.real_device.shell import IO, SH, Env
 from phoneworld_gym.real_device.storage import SDCARD, Storage, StorageError
 from phoneworld_gym.system.settings import BATTERY_LEVEL
+from phoneworld_gym.world import DEFAULT_CLOCK, World, clock_at
 
 LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
 LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
@@ -441,6 +442,13 @@ class PhoneCommands:
             if node.get("focused") == "true" and "EditText" in (node.get("class") or ""):
                 return node.get("text") or ""
         return None
+
+    def _advance(self, seconds: int) -> None:
+        """Move the phone's clock on (see :data:`phoneworld_gym.world.ACTION_SECONDS`): actions
+        and typing move it in the device; ``sleep`` here."""
+        world = getattr(self.device, "world", None)
+        if isinstance(world, World):
+            world.advance(seconds)
 
     def _type(self, text: str) -> None:
         """``input text``: characters into the focused field, no enter (as on a phone)."""
@@ -1301,24 +1309,31 @@ class PhoneCommands:
         return 0
 
     def date(self, args: list[str], io: IO, env: Env) -> int:
-        """``date``: the phone's clock (it does not run)."""
+        """``date [+FORMAT]``: the phone's clock (UTC; ``%s`` is seconds since 1970). The
+        clock moves with the actions (see :data:`phoneworld_gym.world.ACTION_SECONDS`)."""
         world = getattr(self.device, "world", None)
+        t = world.now() if isinstance(world, World) else clock_at(DEFAULT_CLOCK)
+        if len(args) > 1 or (args and not args[0].startswith("+")):
+            raise UsageError("usage: date [+FORMAT]")
+        fmt = args[0][1:] if args else "%a %b %d %H:%M:%S UTC %Y"
+        stamp = str(int(t.replace(tzinfo=dt.timezone.utc).timestamp()))
+        out = re.sub(r"%(.)", lambda m: stamp if m.group(1) == "s" else "%" + m.group(1), fmt)
         try:
-            t = dt.datetime.fromisoformat(world.clock)  # type: ignore[union-attr]
-        except (AttributeError, TypeError, ValueError):
-            t = dt.datetime(2026, 3, 14, 10, 30)
-        if args and args[0] == "+%s":
-            io.out(f"{int(t.replace(tzinfo=dt.timezone.utc).timestamp())}\n")
-        else:
-            io.out(t.strftime("%a %b %d %H:%M:%S UTC %Y") + "\n")
+            io.out(t.strftime(out) + "\n")
+        except ValueError as e:
+            raise UsageError(f"date: bad format {fmt!r}: {e}") from e
         return 0
 
     def sleep(self, args: list[str], io: IO, env: Env) -> int:
-        """``sleep N``: returns at once (the phone's clock does not run, and nothing on it
-        happens by itself)."""
+        """``sleep N``: returns at once, with the phone's clock moved on by N seconds
+        (nothing on the phone happens by itself in between)."""
         if len(args) != 1:
             raise UsageError("usage: sleep SECONDS")
-        _num(args[0], "sleep")
+        n = _num(args[0], "sleep")
+        if n < 0 or n > 86_400:
+            raise UsageError(f"sleep: invalid number '{args[0]}' (0 to 86400 seconds on the "
+                             "virtual phone)")
+        self._advance(int(n))
         return 0
 
     def printf(self, args: list[str], io: IO, env: Env) -> int:

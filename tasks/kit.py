@@ -4,6 +4,9 @@
   :class:`~phoneworld_gym.task.NoInstance`, so ``reset`` draws the seed's next world.
 - :func:`open_root` opens an app from anywhere and backs out to its root screen.
 - :func:`pick_date` steps a Material date picker to a month and taps the day.
+- :func:`now`, :func:`today` and :func:`now_ms` read the phone's clock (``probe.now()``):
+  dates in goals and setups count from the device's time, never from a literal, so a task
+  poses the same goal on a real phone on another day (and the simulated clock runs).
 
 Like every task, the kit touches the phone only through the device (its actions, the
 screen, the probe): it runs wherever the tasks that use it run.
@@ -18,7 +21,7 @@ from typing import TypeVar
 import numpy as np
 
 from phoneworld_gym.contract import Action
-from phoneworld_gym.device import Device
+from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, find, tap, text_of
 from phoneworld_gym.task import NoInstance
 
@@ -31,6 +34,24 @@ def choice(rng: np.random.Generator, rows: Sequence[T], what: str = "row") -> T:
     if not rows:
         raise NoInstance(f"no {what} in this world fits the task's needs")
     return rows[int(rng.integers(len(rows)))]
+
+
+def now(probe: Probe) -> dt.datetime:
+    """The phone's local time (``probe.now()``)."""
+    return dt.datetime.fromisoformat(probe.now())
+
+
+def today(probe: Probe) -> dt.date:
+    """The phone's date."""
+    return now(probe).date()
+
+
+def now_ms(probe: Probe, minutes_ago: float = 0) -> int:
+    """Milliseconds since 1970 of the phone's time ``minutes_ago`` before now, the form the
+    common tables keep dates in (``sms``, ``call_log``, ``calendar``); the phone's local time
+    is counted as UTC, as PhoneWorld's providers do."""
+    t = now(probe).replace(tzinfo=dt.timezone.utc) - dt.timedelta(minutes=minutes_ago)
+    return int(round(t.timestamp() * 1000))
 
 
 def open_root(device: Device, app: str, root: str | Callable[[Device], bool], *,

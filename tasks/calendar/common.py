@@ -16,9 +16,7 @@ from collections.abc import Iterator
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
-from phoneworld_gym.tasks.kit import full_date, open_root, pick_date
-
-TODAY = dt.date(2026, 3, 14)
+from phoneworld_gym.tasks.kit import full_date, open_root, pick_date, today
 
 #: titles of events a task asks to create (none of them is seeded)
 NEW_TITLES: tuple[str, ...] = (
@@ -57,10 +55,11 @@ def upcoming(probe: Probe, *, where: str = "") -> list[Row]:
     """Events from the phone's day on whose title only one event has (so the goal names one
     event); ``where="location"`` keeps those with a location."""
     rows = probe.query("calendar")
+    day = today(probe)
     counts: dict[str, int] = {}
     for r in rows:
         counts[r["title"].lower()] = counts.get(r["title"].lower(), 0) + 1
-    return [r for r in rows if from_ms(r["dtstart"]).date() >= TODAY
+    return [r for r in rows if from_ms(r["dtstart"]).date() >= day
             and counts[r["title"].lower()] == 1 and (not where or r.get(where))]
 
 

@@ -18,7 +18,6 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import (
     NEW_PLACES,
     NEW_TITLES,
-    TODAY,
     by_id,
     clock,
     create_event,
@@ -32,7 +31,7 @@ from phoneworld_gym.tasks.calendar.common import (
     to_schedule,
     upcoming,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.validators import added, changed, removed, same_text
 
 HOUR = 3600_000
@@ -72,7 +71,7 @@ class CalendarAddEvent(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        d = TODAY + dt.timedelta(days=int(rng.integers(1, 45)))
+        d = today(probe) + dt.timedelta(days=int(rng.integers(1, 45)))
         h = int(rng.integers(8, 20))
         m = int(rng.choice([0, 15, 30, 45]))
         start = dt.time(h, m)

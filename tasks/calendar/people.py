@@ -24,7 +24,6 @@ from phoneworld_gym.oracle import elements, scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import (
     NEW_TITLES,
-    TODAY,
     clock,
     day_words,
     epoch_ms,
@@ -34,7 +33,7 @@ from phoneworld_gym.tasks.calendar.common import (
     to_schedule,
     upcoming,
 )
-from phoneworld_gym.tasks.kit import choice, pick_date
+from phoneworld_gym.tasks.kit import choice, pick_date, today
 from phoneworld_gym.validators import added, changed, same_text
 
 ATTENDEES = "calendar/attendees"
@@ -192,7 +191,7 @@ class CalendarEventWithGuests(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        d = TODAY + dt.timedelta(days=int(rng.integers(1, 30)))
+        d = today(probe) + dt.timedelta(days=int(rng.integers(1, 30)))
         start = dt.time(int(rng.integers(8, 19)), int(rng.choice([0, 30])))
         end = (dt.datetime.combine(d, start) + dt.timedelta(hours=1)).time()
         people = emailed_contacts(probe)

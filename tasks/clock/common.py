@@ -27,8 +27,18 @@ def unique_times(rows: list[Row]) -> list[Row]:
     return [r for r in rows if times.count((r["hour"], r["minutes"])) == 1]
 
 
+#: the Clock's tabs: key (as in ``nav_<key>``) -> the title the tab shows
+TABS = {"alarm": "Alarm", "clock": "Clock", "timer": "Timer", "stopwatch": "Stopwatch"}
+
+
 def to_alarms(device: Device) -> Iterator[Action]:
     """From anywhere: open Clock, close a time picker left open, go to the Alarm tab."""
+    yield from to_tab(device, "alarm")
+
+
+def to_tab(device: Device, tab: str) -> Iterator[Action]:
+    """From anywhere: open Clock, close a time picker left open, go to tab ``tab`` (a key
+    of :data:`TABS`)."""
     yield Action("open_app", app_name="Clock")
     for _ in range(4):
         if find(device, rid="material_timepicker_cancel_button") is not None:
@@ -37,8 +47,8 @@ def to_alarms(device: Device) -> Iterator[Action]:
             yield Action("navigate_back")
         else:
             break
-    if text_of(device, rid="action_bar_title") != "Alarm":
-        yield tap(device, rid="nav_alarm")
+    if text_of(device, rid="action_bar_title") != TABS[tab]:
+        yield tap(device, rid=f"nav_{tab}")
 
 
 def enter_time(device: Device, hour: int, minute: int) -> Iterator[Action]:

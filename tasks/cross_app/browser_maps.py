@@ -23,14 +23,14 @@ from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.browser.common import bookmark_here, of_kind, open_url
-from phoneworld_gym.tasks.calendar.common import TODAY, clock, create_event, day_words, epoch_ms
+from phoneworld_gym.tasks.calendar.common import clock, create_event, day_words, epoch_ms
 from phoneworld_gym.tasks.contacts.common import (
     browse_to_contact,
     open_contact,
     same_name,
     to_list,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.maps.common import (
     browse_to_place,
     businesses,
@@ -368,7 +368,7 @@ class CrossAppEventAtPlace(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         place = choice(rng, businesses(probe))
         person = choice(rng, [r for r in probe.contacts() if r["display_name"]])
-        day = TODAY + dt.timedelta(days=int(rng.integers(1, 30)))
+        day = today(probe) + dt.timedelta(days=int(rng.integers(1, 30)))
         start = dt.time(int(rng.integers(9, 19)), int(rng.choice([0, 30])))
         end = (dt.datetime.combine(day, start) + dt.timedelta(hours=1)).time()
         what = ("Coffee", "Lunch", "Catch-up", "Meeting")[int(rng.integers(4))]

@@ -19,7 +19,7 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import TODAY, clock, create_event, day_words, epoch_ms
+from phoneworld_gym.tasks.calendar.common import clock, create_event, day_words, epoch_ms
 from phoneworld_gym.tasks.chat.common import (
     chats,
     last_text,
@@ -29,7 +29,7 @@ from phoneworld_gym.tasks.chat.common import (
     share_to,
 )
 from phoneworld_gym.tasks.clock.common import add_alarm, time_text
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.miniapps.coffee import MILKS, SIZES, new_rows, order_drink
 from phoneworld_gym.tasks.miniapps.splitbill import split
 from phoneworld_gym.validators import ANY, added, one_of, same_text, states
@@ -113,7 +113,7 @@ class CrossAppCoffeeAsked(Task):
 def _plan_params(rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
     group = next(c for c in probe.query("chat/chats") if c["title"] == FRIENDS)
     members = str(group["members"]).split(", ")
-    d = TODAY + dt.timedelta(days=int(rng.integers(2, 25)))
+    d = today(probe) + dt.timedelta(days=int(rng.integers(2, 25)))
     t = dt.time(int(rng.integers(18, 21)), int(rng.choice([0, 30])))
     return {"chat_id": int(group["_id"]), "host": members[int(rng.integers(len(members)))],
             "place": RESTAURANTS[int(rng.integers(len(RESTAURANTS)))], "date": d.isoformat(),

@@ -15,7 +15,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import TODAY, create_event, epoch_ms
+from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.food.common import (
     browse_to_restaurant,
@@ -28,7 +28,7 @@ from phoneworld_gym.tasks.food.common import (
     pick_line,
     requested,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
@@ -134,7 +134,8 @@ class CrossAppFoodEtaToCalendar(Task):
         yield from open_live_order(device, from_shade=alt)
         shown = text_of(device, rid="eta") or ""
         try:
-            t = dt.datetime.combine(TODAY, dt.datetime.strptime(shown, "%I:%M %p").time())
+            t = dt.datetime.combine(today(device.probe),
+                                    dt.datetime.strptime(shown, "%I:%M %p").time())
         except ValueError:
             raise OracleError(f"no arrival time on the order: {shown!r}") from None
         t += dt.timedelta(minutes=shift)

@@ -18,7 +18,6 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import (
-    TODAY,
     by_id,
     clock,
     create_event,
@@ -29,7 +28,7 @@ from phoneworld_gym.tasks.calendar.common import (
     other_event,
     upcoming,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now_ms, today
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
@@ -149,7 +148,7 @@ class CrossAppEventFromText(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, texters(probe))
-        d = TODAY + dt.timedelta(days=int(rng.integers(2, 30)))
+        d = today(probe) + dt.timedelta(days=int(rng.integers(2, 30)))
         t = dt.time(int(rng.integers(18, 21)), int(rng.choice([0, 30])))
         return {"name": c["display_name"], "number": c["number"],
                 "first": c["display_name"].split()[0],
@@ -162,7 +161,7 @@ class CrossAppEventFromText(Task):
         device.insert("sms", {
             "address": p["number"],
             "body": f"Dinner at {p['place']} on {day_words(d)} at {p['time']}? My treat!",
-            "date": epoch_ms(dt.datetime(2026, 3, 14, 10, 25)), "type": 1, "read": 1})
+            "date": now_ms(device.probe, minutes_ago=5), "type": 1, "read": 1})
 
     def _start(self) -> dt.datetime:
         return dt.datetime.combine(dt.date.fromisoformat(self.params["date"]),

@@ -20,7 +20,7 @@ from phoneworld_gym.matchers import normalize
 from phoneworld_gym.oracle import OracleError, elements, find, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.contacts.common import other_person
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now_ms, today
 from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.tasks.notes.common import open_note, titled
 from phoneworld_gym.tasks.notes.common import to_main as notes_main
@@ -29,7 +29,6 @@ from phoneworld_gym.tasks.phone.common import to_main as phone_main
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
 #: the phone's frozen clock, as Android's providers date rows (ms since the epoch, UTC)
-NOW_MS = int(dt.datetime(2026, 3, 14, 10, 30, tzinfo=dt.timezone.utc).timestamp() * 1000)
 #: replies a task asks to text someone whose call was missed
 REPLIES: tuple[str, ...] = (
     "Sorry I missed your call, I'll ring you back soon", "Can't talk right now, text me?",
@@ -53,7 +52,7 @@ def missed_call(device: Device, number: str, name: str, minutes_ago: int) -> Non
     """Log a missed call from ``number`` a few minutes before the clock, after every seeded
     call (a common verb: ``content insert --uri content://call_log/calls`` on a phone)."""
     device.insert("call_log", {"number": number, "name": name, "type": MISSED, "new": 1,
-                               "duration": 0, "date": NOW_MS - minutes_ago * 60_000})
+                               "duration": 0, "date": now_ms(device.probe, minutes_ago)})
 
 
 def newest_call_number(device: Device) -> Iterator[Action]:
@@ -262,7 +261,6 @@ PLAN_TITLES: tuple[str, ...] = ("Tomorrow", "Plans for tomorrow", "Sunday", "Sun
 PLAN_EVENTS: tuple[str, ...] = ("Brunch with friends", "Dentist", "Farmers market",
                                 "Piano lesson", "Bike repair", "Yoga class", "Car wash",
                                 "Pottery class", "Tennis", "Swimming lesson")
-TOMORROW = dt.date(2026, 3, 15)
 
 
 def _day_ms(day: dt.date, hour: int) -> int:
@@ -311,15 +309,17 @@ class CrossAppNoteTomorrowEvents(Task):
 
     def setup(self, device: Device) -> None:
         p = self.params
+        tomorrow = today(device.probe) + dt.timedelta(days=1)
         for title, hour in ((p["first"], p["hour"]), (p["second"], p["hour"] + 5)):
-            device.insert("calendar", {"title": title, "dtstart": _day_ms(TOMORROW, hour),
-                                       "dtend": _day_ms(TOMORROW, hour + 1),
+            device.insert("calendar", {"title": title, "dtstart": _day_ms(tomorrow, hour),
+                                       "dtend": _day_ms(tomorrow, hour + 1),
                                        "eventLocation": "", "description": ""})
 
     def _titles(self) -> tuple[list[str], list[str]]:
         """(tomorrow's event titles, the other days' titles) at the start."""
         rows = self.before("calendar")
-        start, end = _day_ms(TOMORROW, 0), _day_ms(TOMORROW + dt.timedelta(days=1), 0)
+        tomorrow = self.start_day() + dt.timedelta(days=1)
+        start, end = _day_ms(tomorrow, 0), _day_ms(tomorrow + dt.timedelta(days=1), 0)
         mine = [r["title"] for r in rows if start <= int(r["dtstart"]) < end]
         others = [r["title"] for r in rows if not start <= int(r["dtstart"]) < end]
         return mine, others
@@ -346,8 +346,9 @@ class CrossAppNoteTomorrowEvents(Task):
 
     def _read(self, device: Device) -> Iterator[Action]:
         yield Action("open_app", app_name="Calendar")
-        yield tap(device, desc=f"{TOMORROW.strftime('%A')}, {TOMORROW.strftime('%B')} "
-                               f"{TOMORROW.day}, {TOMORROW.year}", rid="day_cell",
+        tomorrow = self.start_day() + dt.timedelta(days=1)
+        yield tap(device, desc=f"{tomorrow.strftime('%A')}, {tomorrow.strftime('%B')} "
+                               f"{tomorrow.day}, {tomorrow.year}", rid="day_cell",
                   contains=True)
 
     def oracle(self, device: Device) -> Iterator[Action]:

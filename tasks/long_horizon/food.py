@@ -17,7 +17,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, scroll_to, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import TODAY, create_event, epoch_ms
+from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.chat.common import last_text, open_chat, opened, send_text
 from phoneworld_gym.tasks.clock.common import add_alarm
 from phoneworld_gym.tasks.food.common import (
@@ -29,6 +29,7 @@ from phoneworld_gym.tasks.food.common import (
     pick_line,
     requested,
 )
+from phoneworld_gym.tasks.kit import today
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -55,7 +56,8 @@ def _eta_of(device: Device) -> dt.datetime:
     """The arrival time on the open order page, today."""
     shown = text_of(device, rid="eta") or ""
     try:
-        return dt.datetime.combine(TODAY, dt.datetime.strptime(shown, "%I:%M %p").time())
+        return dt.datetime.combine(today(device.probe),
+                                   dt.datetime.strptime(shown, "%I:%M %p").time())
     except ValueError:
         raise OracleError(f"no arrival time on the order page: {shown!r}") from None
 

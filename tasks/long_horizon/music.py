@@ -21,11 +21,11 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.calendar.common import TODAY, epoch_ms, open_event, open_event_by_day
+from phoneworld_gym.tasks.calendar.common import epoch_ms, open_event, open_event_by_day
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.contacts.common import same_name
 from phoneworld_gym.tasks.cross_app.music_x import ARRIVED, quoted
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -170,7 +170,7 @@ class LongHorizonConcertWarmup(Task):
         artists = sorted({r["artist"] for r in songs(probe, available=None)})
         artist = artists[int(rng.integers(len(artists)))]
         venue = VENUES[int(rng.integers(len(VENUES)))]
-        day = TODAY + dt.timedelta(days=int(rng.integers(3, 25)))
+        day = today(probe) + dt.timedelta(days=int(rng.integers(3, 25)))
         c = choice(rng, texters(probe, unread=False))
         return {"artist": artist, "venue": venue, "date": day.isoformat(),
                 "event": f"{artist} live at {venue}", "name": c["display_name"],

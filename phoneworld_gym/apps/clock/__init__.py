@@ -25,6 +25,7 @@ class ClockApp(App):
                   on_primary_container=(4, 30, 73), surface=(248, 249, 255),
                   surface_container=(232, 237, 248), surface_high=(225, 229, 240))
     main_screen = "alarms"
+    shows_seconds = True  # the timer and the stopwatch count seconds
     screens = screens.SCREENS
     #: a world clock is its city (the offset is the city's)
     new_rows = {"clock/cities": new_row({"_id": GIVEN}, free="offset_minutes")}

@@ -292,14 +292,15 @@ def cities(ctx: Ctx) -> View:
 
 
 # -- Timer and Stopwatch ------------------------------------------------------------------------
-def _big(ctx: Ctx, text: str, state: str, rid: str) -> View:
+def _big(ctx: Ctx, text: str, state: str, rid: str, label: str | None = None) -> View:
     return Column([
         Stack([Text(text, size=64, color=ctx.theme.on_surface, align="center", rid=rid,
                     padding=(0, dp(90), 0, 0))],
               width=dp(300), height=dp(300), radius=dp(150),
               border=ctx.theme.primary if state == "running" else ctx.theme.outline_variant,
               border_width=dp(6)),
-        Text({"running": "Running", "paused": "Paused", "reset": ""}[state] or " ", size=16,
+        Text(label or {"running": "Running", "paused": "Paused", "reset": ""}[state] or " ",
+             size=16,
              color=ctx.theme.on_surface_variant, align="center", rid="state"),
     ], gap=dp(16), padding=(dp(46), dp(32), dp(46), 0))
 
@@ -318,58 +319,46 @@ def _controls(ctx: Ctx, state: str, start: Handler, pause: Handler,
 
 def timer(ctx: Ctx) -> Page:
     tm = ctx.store["timer"]
-    secs = int(tm["seconds"])
     state = tm["state"]
-
-    def setter(key: str, value: Any) -> Handler:
-        return lambda: tm.__setitem__(key, value)
-
-    def reset() -> None:
-        tm.update(state="reset", seconds=cs.TIMER_DEFAULT)
-
-    def plus() -> None:
-        tm["seconds"] = min(99 * 3600, secs + 60)
-
-    def minus() -> None:
-        tm["seconds"] = max(60, secs - 60)
-
-    h, rem = divmod(secs, 3600)
-    m, s = divmod(rem, 60)
-    text = f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-    side = [("+1:00", plus, "timer_plus_one")]
+    left = cs.timer_left(tm, ctx.now)
+    side = [("+1:00", lambda: cs.timer_add(tm, 60), "timer_plus_one")]
     if state == "reset":
-        side = [("−1:00", minus, "timer_minus_one"), *side]
+        side = [("−1:00", lambda: cs.timer_add(tm, -60), "timer_minus_one"), *side]
     else:
-        side = [("Reset", reset, "reset"), *side]
-    body = [_big(ctx, text, state, "timer_time_text"),
-            _controls(ctx, state, setter("state", "running"), setter("state", "paused"), side)]
+        side = [("Reset", lambda: cs.timer_reset(tm), "reset"), *side]
+    label = "Time's up" if state == "running" and left <= 0 else None
+    body = [_big(ctx, cs.duration_text(left), state, "timer_time_text", label),
+            _controls(ctx, state, lambda: cs.timer_start(tm, ctx.now),
+                      lambda: cs.timer_pause(tm, ctx.now), side)]
     return _frame(ctx, "timer", body)
+
+
+def _hundredths(seconds: int) -> str:
+    """The stopwatch's digits: ``m:ss.00`` (the phone's clock counts whole seconds)."""
+    return f"{cs.duration_text(seconds)}.00"
 
 
 def stopwatch(ctx: Ctx) -> Page:
     sw = ctx.store["stopwatch"]
     state = sw["state"]
-
-    def set_state(v: str) -> Handler:
-        return lambda: sw.__setitem__("state", v)
-
-    def lap() -> None:
-        sw["laps"] = int(sw["laps"]) + 1
-
-    def reset() -> None:
-        sw.update(state="reset", laps=0)
-
     side: list[tuple[str, Handler, str]] = []
     if state == "running":
-        side = [("Lap", lap, "lap")]
+        side = [("Lap", lambda: cs.stopwatch_lap(sw, ctx.now), "lap")]
     elif state == "paused":
-        side = [("Reset", reset, "reset")]
-    laps: list[View] = [Row([Text(f"Lap {i}", size=16, color=ctx.theme.on_surface, flex=1),
-                             Text("0:00.00", size=16, color=ctx.theme.on_surface_variant)],
-                            padding=(dp(32), dp(8), dp(32), dp(8)), rid="lap")
-                        for i in range(int(sw["laps"]), 0, -1)]
-    body = [_big(ctx, "0:00.00", state, "stopwatch_time_text"),
-            _controls(ctx, state, set_state("running"), set_state("paused"), side), *laps]
+        side = [("Reset", lambda: cs.stopwatch_reset(sw), "reset")]
+    splits = [int(x) for x in sw["splits"]]
+    laps: list[View] = [
+        Row([Text(f"Lap {i + 1}", size=16, color=ctx.theme.on_surface, flex=1),
+             Text(_hundredths(total - (splits[i - 1] if i else 0)), size=16,
+                  color=ctx.theme.on_surface_variant, rid="lap_time"),
+             Text(_hundredths(total), size=16, color=ctx.theme.on_surface_variant,
+                  rid="lap_total")],
+            gap=dp(16), padding=(dp(32), dp(8), dp(32), dp(8)), rid="lap")
+        for i, total in reversed(list(enumerate(splits)))]
+    body = [_big(ctx, _hundredths(cs.stopwatch_elapsed(sw, ctx.now)), state,
+                 "stopwatch_time_text"),
+            _controls(ctx, state, lambda: cs.stopwatch_start(sw, ctx.now),
+                      lambda: cs.stopwatch_pause(sw, ctx.now), side), *laps]
     return _frame(ctx, "stopwatch", body)
 
 

@@ -6,12 +6,17 @@ An alarm is ``{"id", "hour" (0..23), "minutes", "label", "enabled" (bool), "days
 one-time alarm). The ``alarms`` rows carry ``days`` as the codes joined with commas
 (``"MO,WE"``), ``enabled`` as 0/1, ordered by ``_id`` (a time change never reorders rows).
 
-The phone's clock is frozen, so the timer and the stopwatch never advance: Start and Pause
-change their state (and the buttons), not the digits.
+The timer and the stopwatch run on the phone's clock (which moves with every action, see
+:data:`phoneworld_gym.world.ACTION_SECONDS`): each keeps what it showed when it last started
+or stopped (``left`` / ``elapsed`` seconds) and the clock time it started (``since``, empty
+when it is not running), and a screen works out the digits from the clock. The timer's
+``seconds`` is the length it was set to; after it runs out it counts on below zero ("Time's
+up"), as Android's does. The stopwatch's ``splits`` are its total at each lap.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
@@ -84,8 +89,83 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     cities = sorted(str(c) for c in rng.choice(names, size=int(rng.integers(1, 3)),
                                                  replace=False))
     return {"alarms": alarms, "next_id": len(alarms) + 1, "cities": cities,
-            "timer": {"seconds": TIMER_DEFAULT, "state": "reset"},
-            "stopwatch": {"state": "reset", "laps": 0}}
+            "timer": new_timer(),
+            "stopwatch": new_stopwatch()}
+
+
+# -- timer and stopwatch -----------------------------------------------------------------------
+def new_timer(seconds: int = TIMER_DEFAULT) -> dict[str, Any]:
+    return {"seconds": seconds, "state": "reset", "left": seconds, "since": ""}
+
+
+def new_stopwatch() -> dict[str, Any]:
+    return {"state": "reset", "laps": 0, "elapsed": 0, "since": "", "splits": []}
+
+
+def _ran(since: str, now: str) -> int:
+    """Whole seconds from clock time ``since`` to ``now`` (0 when ``since`` is empty)."""
+    if not since:
+        return 0
+    return int((dt.datetime.fromisoformat(now) - dt.datetime.fromisoformat(since))
+               .total_seconds())
+
+
+def timer_left(t: dict[str, Any], now: str) -> int:
+    """Seconds the timer has left at ``now`` (below zero once it has run out)."""
+    return int(t["left"]) - (_ran(t["since"], now) if t["state"] == "running" else 0)
+
+
+def timer_start(t: dict[str, Any], now: str) -> None:
+    t.update(state="running", since=now)
+
+
+def timer_pause(t: dict[str, Any], now: str) -> None:
+    t.update(state="paused", left=timer_left(t, now), since="")
+
+
+def timer_reset(t: dict[str, Any]) -> None:
+    """Back to the length it was set to, stopped."""
+    t.update(state="reset", left=t["seconds"], since="")
+
+
+def timer_add(t: dict[str, Any], seconds: int) -> None:
+    """+1:00 / −1:00: a stopped timer's length changes (one minute to 99 hours); a started
+    one gets a minute more to run."""
+    if t["state"] == "reset":
+        t["seconds"] = max(60, min(99 * 3600, int(t["seconds"]) + seconds))
+        t["left"] = t["seconds"]
+    else:
+        t["left"] = int(t["left"]) + seconds
+
+
+def stopwatch_elapsed(s: dict[str, Any], now: str) -> int:
+    """Seconds the stopwatch shows at ``now``."""
+    return int(s["elapsed"]) + (_ran(s["since"], now) if s["state"] == "running" else 0)
+
+
+def stopwatch_start(s: dict[str, Any], now: str) -> None:
+    s.update(state="running", since=now)
+
+
+def stopwatch_pause(s: dict[str, Any], now: str) -> None:
+    s.update(state="paused", elapsed=stopwatch_elapsed(s, now), since="")
+
+
+def stopwatch_lap(s: dict[str, Any], now: str) -> None:
+    s["splits"] = [*s["splits"], stopwatch_elapsed(s, now)]
+    s["laps"] = len(s["splits"])
+
+
+def stopwatch_reset(s: dict[str, Any]) -> None:
+    s.update(new_stopwatch())
+
+
+def duration_text(seconds: int) -> str:
+    """``1:05:09``, ``5:09``, ``−0:12`` (below zero)."""
+    sign = "−" if seconds < 0 else ""
+    h, rem = divmod(abs(seconds), 3600)
+    m, s = divmod(rem, 60)
+    return sign + (f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}")
 
 
 def sorted_alarms(store: dict[str, Any]) -> list[dict[str, Any]]:
@@ -122,9 +202,14 @@ def city_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def timer_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
+    """The timer (``seconds``: its length; ``left``: seconds left when it last started or
+    stopped) and the stopwatch (``seconds``: its total when it last stopped; ``laps``), each
+    with its ``state`` and the clock time it started (``since``, empty when not running)."""
     t, s = store["timer"], store["stopwatch"]
-    return [{"_id": "timer", "seconds": t["seconds"], "state": t["state"]},
-            {"_id": "stopwatch", "seconds": 0, "state": s["state"], "laps": s["laps"]}]
+    return [{"_id": "timer", "seconds": t["seconds"], "state": t["state"], "left": t["left"],
+             "since": t["since"]},
+            {"_id": "stopwatch", "seconds": s["elapsed"], "state": s["state"],
+             "laps": s["laps"], "since": s["since"]}]
 
 
 def _days(v: Any) -> list[str]:
