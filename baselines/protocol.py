@@ -324,14 +324,14 @@ def run_task_list(tasks: Sequence[ListedTask], out_dir: str | Path, spec: Any, *
     ``out_dir`` on a phone (``device``, else :func:`open_phone` with ``spec.serial``), judge
     the episodes with each scripted judge that has not yet, and write the report; returns it.
 
-    ``spec`` is an :class:`~phoneworld_gym.baselines.evalrun.EvalSpec` whose ``tasks`` are
+    ``spec`` is an :class:`~phoneworld_gym.baselines.evalspec.EvalSpec` whose ``tasks`` are
     the listed ids; ``agent_factory`` defaults to its agent (``(env, task, seed, attempt) ->
     Agent``; env is None here)."""
     from tqdm import tqdm
 
     from phoneworld_gym.baselines.collect import EpisodeFailed
     from phoneworld_gym.baselines.data import EpisodeStore
-    from phoneworld_gym.baselines.evalrun import make_agent_factory
+    from phoneworld_gym.baselines.evalspec import make_agent_factory
 
     out = Path(out_dir)
     by_id = {t.id: t for t in tasks}
@@ -630,7 +630,7 @@ def write_report(out_dir: str | Path, failed: Sequence[Mapping[str, Any]] = ()
 def run_cli(a: Any) -> int:
     """``phoneworld eval --task-list FILE ...`` (exit codes as ``eval``'s)."""
     from phoneworld_gym.baselines.collect import check_env_id, parse_seeds
-    from phoneworld_gym.baselines.evalrun import EvalSpec, check_agent
+    from phoneworld_gym.baselines.evalspec import EvalSpec, check_agent
     from phoneworld_gym.registration import DEVICE_ENV_IDS
 
     def error(msg: str) -> int:

@@ -78,6 +78,12 @@ import gymnasium as gym
 import numpy as np
 from PIL import Image
 
+from phoneworld_gym.baselines.sb3_layout import (  # noqa: F401 (part of this module's API)
+    _FLAGS,
+    CLASSES,
+    ELEMENT_FEATURES,
+    FIXED_ACTIONS,
+)
 from phoneworld_gym.contract import MAX_TEXT, Action, UIElement, parse_ui_elements
 from phoneworld_gym.ui.dump import indexed_nodes
 
@@ -88,25 +94,6 @@ if TYPE_CHECKING:  # the policy half, loaded lazily by __getattr__ below
         PointerHead,
     )
 
-#: the fixed actions after the element blocks, in order
-FIXED_ACTIONS: tuple[str, ...] = ("scroll down", "scroll up", "back", "home", "complete",
-                                  "infeasible")
-#: element class one-hot buckets (by the class name's last part); anything else is "other"
-CLASSES: tuple[str, ...] = ("TextView", "Button", "ImageButton", "ImageView", "EditText",
-                            "Switch", "CheckBox", "RadioButton", "SeekBar", "RecyclerView",
-                            "ScrollView", "other")
-_FLAGS = ("tappable", "clickable", "editable", "checkable", "checked", "selected",
-          "scrollable", "focused", "enabled")
-#: the named per-element features, before the value matches and the hashed token bags
-ELEMENT_FEATURES: tuple[str, ...] = (
-    "present", *_FLAGS, "x_min", "y_min", "x_max", "y_max",
-    *(f"class_{c}" for c in CLASSES), "has_text",
-    "goal_cover",     # share of the element's tokens that are in the goal
-    "goal_recall",    # share of the goal's tokens that are in the element
-    "in_goal",        # the element's whole text appears in the goal
-    "row_checkable",  # its parent holds another checkable node (a switch on its row)
-    "row_checked",    # ... and that node is checked
-)
 _TOKEN = re.compile(r"[a-z0-9]+")
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _CAPITAL = re.compile(r"[A-Z][\w&'’.-]*(?:\s+(?:&\s+)?[A-Z][\w&'’.-]*)*")

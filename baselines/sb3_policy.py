@@ -15,7 +15,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from phoneworld_gym.baselines.sb3 import ELEMENT_FEATURES, FIXED_ACTIONS
+from phoneworld_gym.baselines.sb3_layout import ELEMENT_FEATURES, FIXED_ACTIONS
 
 # -- a policy that scores each element with shared weights ----------------------------------
 # SB3's MultiInputPolicy flattens the element rows into one vector, so it must learn each slot

@@ -22,7 +22,7 @@ import argparse
 import time
 
 from phoneworld_gym import Action
-from phoneworld_gym.access import phone_ready
+from phoneworld_gym.readiness import phone_ready
 from phoneworld_gym.audit import (
     damage_pairs,
     damage_trial,

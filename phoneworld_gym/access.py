@@ -1,17 +1,15 @@
-"""What a task sees of the phone, and which phones a task can run on.
+"""What a task sees of the phone.
 
 The env hands every task a :class:`TaskDevice`: the device's observations, write verbs,
 fixtures and probe, and nothing else (no world, no stores, no apps). It records each verb and
 probe the task uses. With ``common_only=True`` it serves only what a real phone serves over
 adb, so running a task that way tells, by construction, whether it runs on a phone:
-:func:`phone_ready` does exactly that.
+:func:`phoneworld_gym.readiness.phone_ready` does exactly that.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -118,67 +116,3 @@ class TaskDevice:
     def fixture(self, app: str, name: str, /, **args: Any) -> Any:
         self._uses.add(f"fixture({app}.{name})", False)
         return self._device.fixture(app, name, **args)
-
-
-@dataclasses.dataclass(frozen=True)
-class Readiness:
-    """Whether a task runs on a real phone, and the verbs and probes it uses."""
-
-    task: str
-    phone: bool
-    uses: tuple[str, ...]
-    #: the PhoneWorld-only verbs and probes that keep it off phones
-    blockers: tuple[str, ...]
-
-
-@functools.cache
-def phone_ready(task_id: str, seeds: tuple[int, ...] = (0, 1, 2)) -> Readiness:
-    """Run the task's whole episode (params, setup, oracle, verify) on PhoneWorld as a phone
-    would serve it, over ``seeds``: it is phone-ready when every episode succeeded without
-    asking for anything a phone lacks. The uses come from a second, unrestricted run."""
-    from phoneworld_gym.env import PhoneEnv
-
-    uses: dict[str, bool] = {}
-    refusals: set[str] = set()
-    ready = True
-    for seed in seeds:
-        for common_only in (False, True):
-            env = PhoneEnv(tasks=task_id, obs_mode="a11y", common_only=common_only)
-            try:
-                env.reset(seed=seed)
-                reward = _play_oracle(env)
-                if not common_only:
-                    uses.update(env.task_device.uses)
-                    task = env.task
-                    assert task is not None
-                    uses.update({f"before({t})": is_common(t) for t in task.read_tables})
-                    # the verdict reads the tables the task may change (their difference)
-                    # and checks that nothing else on the phone changed
-                    uses.update({f"diff({t})": is_common(t) for t in task.may_change})
-                    uses["snapshot"] = True
-                elif reward < 1.0:
-                    ready = False
-            except Unsupported as e:
-                if not common_only:
-                    raise
-                refusals.add(str(e).split(" (")[0])
-                ready = False
-            finally:
-                env.close()
-    blockers = tuple(sorted(k for k, common in uses.items() if not common)) or \
-        tuple(sorted(refusals))
-    return Readiness(task_id, ready and not blockers, tuple(sorted(uses)), blockers)
-
-
-def _play_oracle(env: Any) -> float:
-    reward = 0.0
-    for action in env.oracle():
-        _, reward, term, trunc, _ = env.step(action)
-        if term or trunc:
-            return float(reward)
-    return float(reward)
-
-
-def readiness(task_ids: Iterable[str]) -> list[Readiness]:
-    """:func:`phone_ready` for several tasks."""
-    return [phone_ready(t) for t in task_ids]

@@ -27,7 +27,7 @@ import numpy as np
 
 from phoneworld_gym.device import NewRow
 from phoneworld_gym.life import Life
-from phoneworld_gym.system import realism, storage
+from phoneworld_gym.system import intents, realism, storage
 from phoneworld_gym.ui.view import Handler, View
 from phoneworld_gym.ui.widgets import DEFAULT_THEME, Theme
 from phoneworld_gym.world import LAUNCHER, World, copy_data
@@ -286,7 +286,7 @@ class Ctx:
     @property
     def now(self) -> str:
         """The phone's clock, ``YYYY-MM-DDTHH:MM:SS`` local time; it runs with the actions
-        (see :data:`phoneworld_gym.world.ACTION_SECONDS`)."""
+        (see :data:`phoneworld_gym.contract.ACTION_SECONDS`)."""
         return self.world.clock
 
     def time(self) -> dt.datetime:
@@ -496,8 +496,6 @@ class Ctx:
         text (its ``share_targets``) on top, with ``args["shared"]`` = ``text``, ``subject``,
         ``path`` (None), ``mime``, ``mini`` and ``mini_label`` (this mini-app's name and
         label). Back returns here."""
-        from phoneworld_gym.system import intents
-
         if not self.hosted:
             raise ValueError(f"{self.app.name} is not a mini-app: use share() instead")
         targets = intents.share_targets("text/plain", [self.host])
@@ -553,7 +551,6 @@ class Ctx:
         """A handler that views ``uri`` (``tel:``, ``mailto:``, ``geo:``, ``https:``, ...): the
         one app that handles its scheme opens on its screen with ``args["uri"]``; several
         show the "Open with" chooser; none shows a toast."""
-        from phoneworld_gym.system import intents
 
         intents.uri_scheme(uri)  # a malformed URI is the app's bug: fail where it is built
 

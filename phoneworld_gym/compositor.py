@@ -10,12 +10,13 @@ changes the world.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PIL import Image as PILImage
 
 from phoneworld_gym.app import Ctx, Page, activity_ctx, resolve_screen
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
+from phoneworld_gym.host import FrameHost
 from phoneworld_gym.screen import Screen
 from phoneworld_gym.system import chrome, intents, launcher, realism
 from phoneworld_gym.ui.render import display_list, paint
@@ -29,9 +30,6 @@ from phoneworld_gym.ui.view import (
     retain,
 )
 from phoneworld_gym.world import LAUNCHER, RECENTS, World
-
-if TYPE_CHECKING:
-    from phoneworld_gym.phone import PhoneWorldDevice
 
 SCREEN_BOX = (0, 0, SCREEN_WIDTH, SCREEN_HEIGHT)
 #: the window background behind an app page that sets none (Material 3 surface)
@@ -60,7 +58,7 @@ class Compositor:
     the device, so each variant is built and laid out once and reused by every frame that
     shows it (:func:`~phoneworld_gym.ui.view.retain`)."""
 
-    def __init__(self, device: PhoneWorldDevice):
+    def __init__(self, device: FrameHost):
         self._device = device
         #: bound: _RETAINED_MAX views (emptied when full)
         self._retained: dict[tuple[Any, ...], View] = {}

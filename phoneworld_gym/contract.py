@@ -929,3 +929,27 @@ class AgentReport:
 
     status: str | None = None  # "complete", "infeasible" or None (ran out of steps)
     answer: str | None = None
+
+
+# -- time ----------------------------------------------------------------------------------
+#: The phone's clock runs with the actions, not with the host's time: each action moves it on
+#: by the seconds below, so a seed and a list of actions give the same clock (and the same
+#: frames) on every run. A tap, press, scroll, swipe, key or app switch takes
+#: :data:`ACTION_SECONDS` (2 s, about what a person or an agent on a real phone spends per
+#: step); ``wait`` takes :data:`WAIT_SECONDS` (5 s); typing adds a second per
+#: :data:`CHARS_PER_SECOND` characters; ``status``, ``answer`` and ``unknown`` do not touch
+#: the phone and take no time. The virtual adb phone moves it by the same rates for its
+#: ``input`` commands and by N seconds for ``sleep N``; a real phone keeps its own time.
+ACTION_SECONDS = 2
+WAIT_SECONDS = 5
+CHARS_PER_SECOND = 5
+_NO_TIME = frozenset({"status", "answer", "unknown"})
+
+
+def action_seconds(action_type: str, text: str | None = None) -> int:
+    """The seconds one action of ``action_type`` (typing ``text``) moves the clock on."""
+    if action_type in _NO_TIME:
+        return 0
+    if action_type == "wait":
+        return WAIT_SECONDS
+    return ACTION_SECONDS + (len(text) // CHARS_PER_SECOND if text else 0)

@@ -185,7 +185,7 @@ class Probe(Protocol):
     def now(self) -> str:
         """The phone's local date and time, ``YYYY-MM-DDTHH:MM:SS`` (:data:`NOW_COMMAND` on
         a real phone, as android_world reads the device's clock; PhoneWorld's clock runs with
-        the actions, see :data:`phoneworld_gym.world.ACTION_SECONDS`). Tasks read dates and
+        the actions, see :data:`phoneworld_gym.contract.ACTION_SECONDS`). Tasks read dates and
         times from here, never from a literal."""
         ...
 

@@ -147,7 +147,7 @@ class PhoneEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         obs_mode: ``"all"``, ``"pixels"`` (no tree) or ``"a11y"`` (no screenshot).
         max_steps: overrides each task's step budget (a positive int).
         common_only: serve tasks only the verbs and probes a real phone has (used to find
-            out which tasks run on phones; see :func:`phoneworld_gym.access.phone_ready`).
+            out which tasks run on phones; see :func:`phoneworld_gym.readiness.phone_ready`).
         invalid: what ``step`` does with an action outside the space (one that
             ``action_space.contains`` refuses): ``"raise"`` (the default) raises the
             ``ValueError`` naming the field and changes nothing; ``"noop"`` spends the step

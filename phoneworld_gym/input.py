@@ -9,15 +9,13 @@ ages the toast after each action.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from phoneworld_gym.contract import Action, swipe_finger
+from phoneworld_gym.contract import Action, action_seconds, swipe_finger
+from phoneworld_gym.host import InputHost
 from phoneworld_gym.system import chrome, realism
 from phoneworld_gym.ui.view import Refused, TextField, find_scrollable, hit_test
-from phoneworld_gym.world import World, action_seconds
-
-if TYPE_CHECKING:
-    from phoneworld_gym.phone import PhoneWorldDevice
+from phoneworld_gym.world import World
 
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
@@ -25,7 +23,7 @@ _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 class InputDispatcher:
     """Carries out actions on a :class:`~phoneworld_gym.phone.PhoneWorldDevice`."""
 
-    def __init__(self, device: PhoneWorldDevice):
+    def __init__(self, device: InputHost):
         self._device = device
 
     @property

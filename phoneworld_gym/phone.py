@@ -67,14 +67,14 @@ import numpy as np
 
 from phoneworld_gym.app import App, all_apps, post
 from phoneworld_gym.compositor import Compositor
-from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, UIElement
+from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, UIElement, action_seconds
 from phoneworld_gym.input import InputDispatcher
 from phoneworld_gym.life import generate as generate_life
 from phoneworld_gym.screen import Screen
 from phoneworld_gym.sim_access import PhoneWorldProbe, SimWriteVerbs
 from phoneworld_gym.system import storage
 from phoneworld_gym.ui.render import FrameRenderer
-from phoneworld_gym.world import LAUNCHER, RECENTS, World, action_seconds
+from phoneworld_gym.world import LAUNCHER, RECENTS, World
 
 __all__ = ["PhoneWorldDevice", "PhoneWorldProbe", "Screen", "app_seed"]
 

@@ -56,7 +56,7 @@ def catalogue_markdown() -> str:
     """The task catalogue (docs/TASKS.md) as Markdown, from the registry."""
     from collections import Counter
 
-    from phoneworld_gym.access import phone_ready
+    from phoneworld_gym.readiness import phone_ready
     from phoneworld_gym.task import all_tasks
 
     tasks = list(all_tasks().values())
@@ -69,7 +69,7 @@ def catalogue_markdown() -> str:
              "", "Wordings: how many goal wordings the task has in the train and test splits "
              "(`Task.templates`).", "",
              f"Phone: whether the task runs on a real phone, found by running it with only the "
-             f"verbs and probes a phone has (`phoneworld_gym.access.phone_ready`); otherwise "
+             f"verbs and probes a phone has (`phoneworld_gym.readiness.phone_ready`); otherwise "
              f"the PhoneWorld-only fixtures and tables it needs. {n_phone} of {len(tasks)} "
              f"tasks run on a phone.", "",
              "| env id | apps | category | difficulty | split | wordings train/test | "

@@ -17,6 +17,13 @@ import json
 import marshal
 from typing import Any
 
+from phoneworld_gym.contract import (  # noqa: F401 (the clock's rates, re-exported)
+    ACTION_SECONDS,
+    CHARS_PER_SECOND,
+    WAIT_SECONDS,
+    action_seconds,
+)
+
 #: marshal format 2 writes every occurrence of an object out in full (no back-references),
 #: so a copy shares nothing, like ``dataclasses.asdict`` followed by ``copy.deepcopy``
 _MARSHAL_VERSION = 2
@@ -37,29 +44,7 @@ RECENTS = "recents"
 #: The clock every episode starts from (local time, no time zone games).
 DEFAULT_CLOCK = "2026-03-14T10:30:00"
 
-#: The phone's clock runs with the actions, not with the host's time: each action moves it on
-#: by the seconds below, so a seed and a list of actions give the same clock (and the same
-#: frames) on every run. A tap, press, scroll, swipe, key or app switch takes
-#: :data:`ACTION_SECONDS` (2 s, about what a person or an agent on a real phone spends per
-#: step); ``wait`` takes :data:`WAIT_SECONDS` (5 s); typing adds a second per
-#: :data:`CHARS_PER_SECOND` characters; ``status``, ``answer`` and ``unknown`` do not touch
-#: the phone and take no time. The virtual adb phone moves it by the same rates for its
-#: ``input`` commands and by N seconds for ``sleep N``; a real phone keeps its own time.
-ACTION_SECONDS = 2
-WAIT_SECONDS = 5
-CHARS_PER_SECOND = 5
-_NO_TIME = frozenset({"status", "answer", "unknown"})
-
-
-def action_seconds(action_type: str, text: str | None = None) -> int:
-    """The seconds one action of ``action_type`` (typing ``text``) moves the clock on."""
-    if action_type in _NO_TIME:
-        return 0
-    if action_type == "wait":
-        return WAIT_SECONDS
-    return ACTION_SECONDS + (len(text) // CHARS_PER_SECOND if text else 0)
-
-
+# the seconds each action moves the clock on: phoneworld_gym.contract.ACTION_SECONDS
 def clock_at(clock: str) -> dt.datetime:
     """The local time a world's ``clock`` string (``YYYY-MM-DDTHH:MM:SS``) names."""
     return dt.datetime.fromisoformat(clock)
@@ -134,7 +119,8 @@ class World:
 
     # -- time ------------------------------------------------------------------------------
     def now(self) -> dt.datetime:
-        """The phone's local time (see :data:`ACTION_SECONDS` for how it runs)."""
+        """The phone's local time (see :data:`phoneworld_gym.contract.ACTION_SECONDS` for how
+        it runs)."""
         return clock_at(self.clock)
 
     def advance(self, seconds: int) -> None:

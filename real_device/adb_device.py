@@ -96,6 +96,7 @@ import numpy as np
 from phoneworld_gym.contract import (
     SCREEN_HEIGHT,
     SCREEN_WIDTH,
+    WAIT_SECONDS,
     Action,
     UIElement,
     parse_ui_elements,
@@ -104,7 +105,6 @@ from phoneworld_gym.contract import (
 from phoneworld_gym.device import DeviceError, Row, Unsupported
 from phoneworld_gym.real_device.adb_probe import AdbProbe, q
 from phoneworld_gym.real_device.guard import SafetyGuard
-from phoneworld_gym.world import WAIT_SECONDS
 
 T = TypeVar("T")
 
@@ -620,14 +620,13 @@ class AdbDevice:
             self._reset(seed)  # the new identity is kept: this is the phone from now on
 
     def _reset(self, seed: int) -> None:
-        cmds = []
-        if self.virtual:
-            cmds.append(f"setprop phoneworld.reset {int(seed)}")
         installed = self.installed(refresh=True)
         pkgs = sorted({t.split("/", 1)[0] for targets in self.apps.values() for t in targets}
                       & installed)
-        cmds += [f"am force-stop {shlex.quote(p)}" for p in pkgs]
+        cmds = [f"am force-stop {shlex.quote(p)}" for p in pkgs]
         cmds.append(f"input keyevent {KEY_HOME}")
+        if self.virtual:  # last: the new world starts on the home screen at its start clock
+            cmds.append(f"setprop phoneworld.reset {int(seed)}")
         out = self.shell("; ".join(cmds))
         if self.virtual and "phoneworld.reset" in out:
             raise DeviceError(f"the virtual phone refused the reset: {out.strip()[:200]}")
@@ -1025,8 +1024,8 @@ def _stroke(region: tuple[int, int, int, int], finger: str) -> tuple[int, int, i
 
 
 def phone_tasks() -> list[str]:
-    """The tasks that run on a phone (:func:`phoneworld_gym.access.phone_ready`), sorted."""
-    from phoneworld_gym.access import phone_ready
+    """The tasks that run on a phone (:func:`phoneworld_gym.readiness.phone_ready`), sorted."""
+    from phoneworld_gym.readiness import phone_ready
     from phoneworld_gym.task import all_tasks
 
     return sorted(t for t in all_tasks() if phone_ready(t).phone)

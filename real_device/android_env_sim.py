@@ -91,7 +91,7 @@ from phoneworld_gym.contract import (
 from phoneworld_gym.device import SETTINGS_NAMESPACES, DeviceError, Row
 from phoneworld_gym.env import PhoneEnv
 from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.real_device.commands import Edit, key_action
+from phoneworld_gym.real_device.commands import Edit, date_output, key_action, sleep_seconds
 from phoneworld_gym.system import chrome, launcher
 from phoneworld_gym.task import Task, get_task
 
@@ -562,7 +562,8 @@ class PhoneWorldShell:
     contract's columns); ``uiautomator dump [FILE|/dev/tty]``, ``cat``, ``rm`` of the files it
     wrote; ``screencap [-p] [FILE]`` (at the screenshot size); ``dumpsys input|window|activity``;
     ``wm size|density``; ``getprop``; ``setprop phoneworld.seed N`` (the next episode's world
-    seed); ``service check``; ``echo``, ``sleep`` (returns at once), ``true``, ``false``.
+    seed); ``service check``; ``echo``, ``date [+FORMAT]`` and ``sleep N`` (returns at once,
+    the phone's clock moved on by N seconds), ``true``, ``false``.
     Not served (exit status 1 with a message): ``am task lock`` (screen pinning), ``pm clear``,
     ``settings delete|reset``, installs, and any other command (127, "not found").
     """
@@ -575,7 +576,8 @@ class PhoneWorldShell:
             "cat": self.cat, "rm": self.rm, "screencap": self.screencap,
             "dumpsys": self.dumpsys, "wm": self.wm, "getprop": self.getprop,
             "setprop": self.setprop, "service": self.service, "echo": self.echo,
-            "sleep": self.nothing, "true": self.nothing, "false": self.false,
+            "sleep": self.sleep, "date": self.date, "true": self.nothing,
+            "false": self.false,
         }
 
     @property
@@ -634,6 +636,19 @@ class PhoneWorldShell:
 
     def false(self, args: list[str]) -> bytes:
         raise ShellError("", 1)
+
+    def date(self, args: list[str]) -> bytes:
+        try:
+            return date_output(self.device.world.now(), args).encode()
+        except ValueError as e:
+            raise ShellError(f"{e}\n", 1) from None
+
+    def sleep(self, args: list[str]) -> bytes:
+        try:
+            self.device.world.advance(sleep_seconds(args))
+        except ValueError as e:
+            raise ShellError(f"{e}\n", 1) from None
+        return b""
 
     def echo(self, args: list[str]) -> bytes:
         return (" ".join(args) + "\n").encode()

@@ -248,6 +248,36 @@ def encode_png(pixels: np.ndarray, level: int = PNG_LEVEL) -> bytes:
     return buf.getvalue()
 
 
+def date_output(t: dt.datetime, args: list[str]) -> str:
+    """What toybox ``date [+FORMAT]`` prints for the phone's local time ``t`` (the phone's
+    zone is UTC; ``%s`` is seconds since 1970); ``ValueError`` with the usage line for other
+    arguments. The clock moves with the actions (:data:`phoneworld_gym.contract.ACTION_SECONDS`)."""
+    if len(args) > 1 or (args and not args[0].startswith("+")):
+        raise ValueError("usage: date [+FORMAT]")
+    fmt = args[0][1:] if args else "%a %b %d %H:%M:%S UTC %Y"
+    stamp = str(int(t.replace(tzinfo=dt.timezone.utc).timestamp()))
+    out = re.sub(r"%(.)", lambda m: stamp if m.group(1) == "s" else "%" + m.group(1), fmt)
+    try:
+        return t.strftime(out) + "\n"
+    except ValueError as e:
+        raise ValueError(f"date: bad format {fmt!r}: {e}") from None
+
+
+def sleep_seconds(args: list[str]) -> int:
+    """The whole seconds of ``sleep N`` (0 to a day on a simulated phone, whose clock it moves
+    on at once); ``ValueError`` with the message otherwise."""
+    if len(args) != 1:
+        raise ValueError("usage: sleep SECONDS")
+    try:
+        n = float(args[0])
+    except ValueError:
+        n = math.nan
+    if not 0 <= n <= 86_400:
+        raise ValueError(f"sleep: invalid number '{args[0]}' (0 to 86400 seconds on the "
+                         "simulated phone)")
+    return int(n)
+
+
 def _num(text: str, what: str) -> float:
     """A finite number from ``text`` (``UsageError`` naming ``what``)."""
     try:
@@ -444,7 +474,7 @@ class PhoneCommands:
         return None
 
     def _advance(self, seconds: int) -> None:
-        """Move the phone's clock on (see :data:`phoneworld_gym.world.ACTION_SECONDS`): actions
+        """Move the phone's clock on (see :data:`phoneworld_gym.contract.ACTION_SECONDS`): actions
         and typing move it in the device; ``sleep`` here."""
         world = getattr(self.device, "world", None)
         if isinstance(world, World):
@@ -1309,31 +1339,22 @@ class PhoneCommands:
         return 0
 
     def date(self, args: list[str], io: IO, env: Env) -> int:
-        """``date [+FORMAT]``: the phone's clock (UTC; ``%s`` is seconds since 1970). The
-        clock moves with the actions (see :data:`phoneworld_gym.world.ACTION_SECONDS`)."""
+        """``date [+FORMAT]``: the phone's clock (see :func:`date_output`)."""
         world = getattr(self.device, "world", None)
         t = world.now() if isinstance(world, World) else clock_at(DEFAULT_CLOCK)
-        if len(args) > 1 or (args and not args[0].startswith("+")):
-            raise UsageError("usage: date [+FORMAT]")
-        fmt = args[0][1:] if args else "%a %b %d %H:%M:%S UTC %Y"
-        stamp = str(int(t.replace(tzinfo=dt.timezone.utc).timestamp()))
-        out = re.sub(r"%(.)", lambda m: stamp if m.group(1) == "s" else "%" + m.group(1), fmt)
         try:
-            io.out(t.strftime(out) + "\n")
+            io.out(date_output(t, args))
         except ValueError as e:
-            raise UsageError(f"date: bad format {fmt!r}: {e}") from e
+            raise UsageError(str(e)) from None
         return 0
 
     def sleep(self, args: list[str], io: IO, env: Env) -> int:
         """``sleep N``: returns at once, with the phone's clock moved on by N seconds
         (nothing on the phone happens by itself in between)."""
-        if len(args) != 1:
-            raise UsageError("usage: sleep SECONDS")
-        n = _num(args[0], "sleep")
-        if n < 0 or n > 86_400:
-            raise UsageError(f"sleep: invalid number '{args[0]}' (0 to 86400 seconds on the "
-                             "virtual phone)")
-        self._advance(int(n))
+        try:
+            self._advance(sleep_seconds(args))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
         return 0
 
     def printf(self, args: list[str], io: IO, env: Env) -> int:

@@ -19,9 +19,9 @@ import pytest
 from conftest import TASK_IDS
 
 from phoneworld_gym import Action
-from phoneworld_gym.access import phone_ready
 from phoneworld_gym.audit import damage_pairs, damage_trial, distinct_goals, has_params
 from phoneworld_gym.env import PhoneEnv
+from phoneworld_gym.readiness import phone_ready
 from phoneworld_gym.task import get_task
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -1,4 +1,4 @@
-"""The phone's clock runs with the actions (``phoneworld_gym.world.ACTION_SECONDS``): each
+"""The phone's clock runs with the actions (``phoneworld_gym.contract.ACTION_SECONDS``): each
 action moves it by its documented seconds, the status bar and the Clock's timer and
 stopwatch show it, the same seed and actions give the same frames, and ``probe.now()``
 reads it on the simulated phone and, over the Debian adb client, on the virtual adb phone
@@ -13,17 +13,12 @@ import numpy as np
 import pytest
 
 from phoneworld_gym import Action
+from phoneworld_gym.contract import ACTION_SECONDS, WAIT_SECONDS, action_seconds
 from phoneworld_gym.device import NOW_COMMAND, DeviceError, parse_now
 from phoneworld_gym.oracle import tap, text_of
 from phoneworld_gym.phone import PhoneWorldDevice
 from phoneworld_gym.tasks.clock.timer import shown_seconds
-from phoneworld_gym.world import (
-    ACTION_SECONDS,
-    DEFAULT_CLOCK,
-    WAIT_SECONDS,
-    World,
-    action_seconds,
-)
+from phoneworld_gym.world import DEFAULT_CLOCK, World
 from tests.conftest import HAVE_ADB
 
 START = dt.datetime.fromisoformat(DEFAULT_CLOCK)

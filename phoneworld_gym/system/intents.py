@@ -23,14 +23,27 @@ from __future__ import annotations
 import fnmatch
 import re
 import urllib.parse
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from phoneworld_gym.ui.view import Column, Icon, Row, Text, View, dp
 
-if TYPE_CHECKING:
-    from phoneworld_gym.app import App
 
+class Receiver(Protocol):
+    """What intents read of an app (:class:`phoneworld_gym.app.App` has it): its name and
+    the URI schemes and MIME patterns it takes, each with the screen that takes it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def intent_filters(self) -> Mapping[str, str]: ...
+
+    @property
+    def share_targets(self) -> Mapping[str, str]: ...
+
+
+R = TypeVar("R", bound=Receiver)
 #: the package a phone's share sheet and chooser belong to (Android 14's intent resolver)
 RESOLVER_PACKAGE = "com.android.intentresolver"
 #: the package of the runtime permission dialog
@@ -95,15 +108,15 @@ def uri_for(kind: str, value: str) -> str:
     return f"{kind}:" + urllib.parse.quote(value, safe="@+.,-_")
 
 
-def handlers_for(uri: str, apps: Sequence[App]) -> list[tuple[App, str]]:
+def handlers_for(uri: str, apps: Sequence[R]) -> list[tuple[R, str]]:
     """The apps (with their screen) whose intent filters take ``uri``'s scheme, in install
     order."""
     scheme = uri_scheme(uri)
     return [(a, a.intent_filters[scheme]) for a in apps if scheme in a.intent_filters]
 
 
-def share_targets(mime: str, apps: Sequence[App], exclude: str | None = None
-                  ) -> list[tuple[App, str]]:
+def share_targets(mime: str, apps: Sequence[R], exclude: str | None = None
+                  ) -> list[tuple[R, str]]:
     """The apps (with their receiving screen) that accept a share of type ``mime``."""
     out = []
     for a in apps:

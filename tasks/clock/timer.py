@@ -1,7 +1,7 @@
 """Clock tasks on the running clock: start a timer of a given length, and time a span with
 the stopwatch (the app's own ``clock/timers`` table, PhoneWorld only).
 
-The phone's clock moves with every action (:data:`phoneworld_gym.world.ACTION_SECONDS`), so
+The phone's clock moves with every action (:data:`phoneworld_gym.contract.ACTION_SECONDS`), so
 the stopwatch shows the time the steps took: the oracle reads it after each ``wait``, as a
 person watches the digits, and stops it once it has reached the span."""
 
@@ -14,13 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.contract import Action, AgentReport
+from phoneworld_gym.contract import ACTION_SECONDS, WAIT_SECONDS, Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import find, tap, text_of
 from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.clock.common import to_tab
 from phoneworld_gym.validators import CLOCK_TIME, between, changed
-from phoneworld_gym.world import ACTION_SECONDS, WAIT_SECONDS
 
 #: the timer's length when the app is new (5:00); its buttons step by one minute
 TIMER_START = 300

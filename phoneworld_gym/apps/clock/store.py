@@ -7,7 +7,7 @@ one-time alarm). The ``alarms`` rows carry ``days`` as the codes joined with com
 (``"MO,WE"``), ``enabled`` as 0/1, ordered by ``_id`` (a time change never reorders rows).
 
 The timer and the stopwatch run on the phone's clock (which moves with every action, see
-:data:`phoneworld_gym.world.ACTION_SECONDS`): each keeps what it showed when it last started
+:data:`phoneworld_gym.contract.ACTION_SECONDS`): each keeps what it showed when it last started
 or stopped (``left`` / ``elapsed`` seconds) and the clock time it started (``since``, empty
 when it is not running), and a screen works out the digits from the clock. The timer's
 ``seconds`` is the length it was set to; after it runs out it counts on below zero ("Time's
