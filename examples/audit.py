@@ -22,7 +22,6 @@ import argparse
 import time
 
 from phoneworld_gym import Action
-from phoneworld_gym.readiness import phone_ready
 from phoneworld_gym.audit import (
     damage_pairs,
     damage_trial,
@@ -33,6 +32,7 @@ from phoneworld_gym.audit import (
 )
 from phoneworld_gym.env import PhoneEnv
 from phoneworld_gym.matchers import attacks
+from phoneworld_gym.readiness import phone_ready
 from phoneworld_gym.task import all_tasks
 
 

@@ -114,8 +114,8 @@ def make_judge(s: Settings) -> tuple[Judge, str]:
 
         path = tempfile.mkdtemp(prefix="tiny_judge_")
         build_tiny(path, oracle_corpus(seeds=range(1)))
-        what = ("the tiny model of `baselines/tiny.py` (2 layers, width 128, tokenizer trained "
-                "on train-task oracle prompts)")
+        what = ("the tiny model of `phoneworld_gym/baselines/tiny.py` (2 layers, width 128, "
+                "tokenizer trained on train-task oracle prompts)")
     lm = LocalModel.load(path)
     if s.train_seeds:
         what += finetune(lm, s)
@@ -273,9 +273,9 @@ def report(rows: Sequence[dict[str, Any]], what: str, seconds: float, command: s
 
 A judge reads only what a judge of a real phone could: the goal, the agent's actions (with
 the phone's errors and the final answer) and the element lists of the last two screens
-(`baselines/judge.py`). It never reads the verifier, the probes or app state. Its reply must
-be exactly `{{"success": true|false, "reason": "..."}}`; anything else counts as a failure
-verdict. Episodes: the {n_tasks} {which}; per task and seed, the oracle's episode
+(`phoneworld_gym/baselines/judge.py`). It never reads the verifier, the probes or app state.
+Its reply must be exactly `{{"success": true|false, "reason": "..."}}`; anything else counts as
+a failure verdict. Episodes: the {n_tasks} {which}; per task and seed, the oracle's episode
 (a success), the near miss (almost right, then a claim of success: a failure) and the random
 agent's (a failure unless it stumbles on the goal).
 Precision: of the episodes the judge passed, the share the verifier passed; recall: of the

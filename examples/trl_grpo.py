@@ -2,7 +2,7 @@
 
 1. build the tiny Llama and its tokenizer here (nothing downloaded);
 2. SFT it briefly on oracle episodes written as transcripts (the format the TRL rollouts
-   use: one growing sequence per episode, see baselines/trl_grpo.py);
+   use: one growing sequence per episode, see phoneworld_gym/baselines/trl_grpo.py);
 3. measure greedy success on held-out seeds; run a few GRPOTrainer updates (rollout_func
    plays whole episodes, the verifier's 0/1 is the reward); measure again.
 

@@ -1,6 +1,6 @@
 """TRL's GRPOTrainer against the project's GRPO: the same task, start, budget and held-out seeds.
 
-Both arms follow the learning check (``baselines/learning_check.py``, its ``--quick``
+Both arms follow the learning check (``phoneworld_gym/baselines/learning_check.py``, its ``--quick``
 configuration): ContactsStar, the tiny Llama built here from the same config and seed
 (2 layers, width 128, 1,000-token BPE, init std 0.1), four disjoint seed ranges
 (demonstrations 0-39, selection 3000-3015, RL 1000-1999, evaluation 5000-5029), SFT in
@@ -71,7 +71,7 @@ def log(line: str) -> None:
 def grpo_arm(cfg: CheckConfig, out: Path) -> dict[str, Any]:
     """The project's GRPO: the learning check as it runs."""
     rec = run_learning_check(cfg, out / "grpo", log=lambda s: log(f"[grpo] {s}"))
-    return {"method": "project GRPO (baselines/grpo.py)",
+    return {"method": "project GRPO (phoneworld_gym/baselines/grpo.py)",
             "sft_steps": rec["sft_selection"][-1]["sft_steps"],
             "select_success": rec["select_success"],
             "before": rec["curve"][0]["success"], "after": rec["curve"][-1]["success"],
@@ -139,7 +139,7 @@ def trl_arm(cfg: CheckConfig, out: Path, min_sft: int = 0) -> dict[str, Any]:
     after = evaluate_transcripts(model, tok, cfg.task, eval_seeds, cfg.max_steps)
     gain = paired_gain(before, after)
     log(f"[trl] update {len(history)}: held-out success {np.mean(after):.3f}")
-    method = "TRL GRPOTrainer (baselines/trl_grpo.py)" + (
+    method = "TRL GRPOTrainer (phoneworld_gym/baselines/trl_grpo.py)" + (
         f", SFT >= {min_sft} steps" if min_sft else "")
     return {"method": method, "sft_steps": done, "min_sft": min_sft,
             "sft_selection": trace, "select_success": float(np.mean(select)),

@@ -7,16 +7,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os as _os
-
-# tasks/, real_device/ and baselines/ live at the repository root and install as
-# phoneworld_gym.tasks, .real_device and .baselines (package_dir in setup.cfg). When the package
-# is used from a source checkout, let Python find them there too.
-_root = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
-if not _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "tasks")) and _os.path.isfile(
-    _os.path.join(_root, "tasks", "__init__.py")
-):
-    __path__.append(_root)  # noqa: F821 (the package's own __path__)
 
 from phoneworld_gym.contract import (  # noqa: E402
     SCREEN_HEIGHT,

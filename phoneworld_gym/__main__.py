@@ -22,7 +22,8 @@ marking recorded episodes a success or a failure (``phoneworld_gym.web``).
 
 ``eval`` plays an agent (``oracle``, ``random``, ``checkpoint:PATH``, ``openai:MODEL``) over a
 selection of tasks and seeds with a progress bar, resumable, and writes the episodes, a
-report and replays into ``--out`` (``phoneworld eval --help``; ``baselines/evalrun.py``).
+report and replays into ``--out`` (``phoneworld eval --help``;
+:mod:`phoneworld_gym.baselines.evalrun`).
 ``replay`` writes an animated GIF and an HTML page of recorded episodes.
 
 ``serve-adb`` serves a phone over the adb protocol until Ctrl-C: ``adb connect

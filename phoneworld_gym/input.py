@@ -36,6 +36,7 @@ class InputDispatcher:
         changes then), else ``""``."""
         d = self._device
         d.reaching()
+        clock = self.world.clock
         self.world.advance(action_seconds(action.action_type, action.text))
         shown_toast = self.world.toast
         before = self.world.top() if self.world.realism else None
@@ -44,6 +45,7 @@ class InputDispatcher:
             realism.settle(self.world, before)
             d.touched()
         if err:
+            self.world.clock = clock  # a refused action changes nothing, the clock included
             return err
         w = self.world
         # a toast already showing ages by one step; one this action raised starts fresh (aged

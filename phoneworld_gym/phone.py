@@ -560,8 +560,12 @@ class PhoneWorldDevice(SimWriteVerbs):
         pressing enter, as a real keyboard's keys do; an error sentence when no field has
         focus. Used by the virtual adb phone and the android_env simulator; the clock moves
         on as for an ``input_text`` action."""
+        clock = self.world.clock
         self.world.advance(action_seconds("input_text", text))
-        return self.dispatcher.edit(text, replace=replace)
+        err = self.dispatcher.edit(text, replace=replace)
+        if err:
+            self.world.clock = clock  # refused: nothing changes, the clock included
+        return err
 
     def long_press(self, x: int, y: int) -> str:
         """A long press at device pixel (x, y); on a text field it pastes the clipboard."""

@@ -1,8 +1,9 @@
 """Tasks: a goal, parameters drawn from a seeded generator, a start state, a verifier that reads
 state (never pixels), and an oracle that solves it through the UI.
 
-Write a task in one file under ``tasks/<app>/`` and decorate it with :func:`register_task`;
-its Gymnasium id ``PhoneWorld/<id>-v<version>`` and every registry-driven test come for free::
+Write a task in one file under ``phoneworld_gym/tasks/<app>/`` and decorate it with
+:func:`register_task`; its Gymnasium id ``PhoneWorld/<id>-v<version>`` and every
+registry-driven test come for free::
 
     @register_task
     class ContactsStar(Task):
@@ -79,7 +80,7 @@ class Task:
 
     - ``generate_params`` reads the fresh phone through the probe only; ``setup`` changes it
       through the device's write verbs and app fixtures only. No task touches the world, an
-      app's store or an app's functions (a test reads every file under ``tasks/``).
+      app's store or an app's functions (a test reads every file under ``phoneworld_gym/tasks/``).
     - ``verify`` compares every table of the phone with the start state: whatever changed
       outside ``may_change`` scores 0, for every task, information retrieval and infeasible
       ones included; view state (a read flag, the player's song) is looking, not damage,

@@ -25,7 +25,7 @@ from phoneworld_gym.readiness import phone_ready
 from phoneworld_gym.task import get_task
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TASKS_DIR = os.path.join(ROOT, "tasks")
+TASKS_DIR = os.path.join(ROOT, "phoneworld_gym", "tasks")
 #: engine modules a task may import (the contract, the device boundary and shared helpers)
 ALLOWED = {"phoneworld_gym.contract", "phoneworld_gym.device", "phoneworld_gym.oracle",
            "phoneworld_gym.task", "phoneworld_gym.validators", "phoneworld_gym.matchers",

@@ -1,6 +1,6 @@
-"""The field profile (``real_device/field.py``): interstitial prompts, stale first reads after
-an action, a per-seed theme; over adb through ``VirtualPhone(profile="field")``; and the gap
-it opens for a plan that does not expect prompts."""
+"""The field profile (``phoneworld_gym.real_device.field``): interstitial prompts, stale first
+reads after an action, a per-seed theme; over adb through ``VirtualPhone(profile="field")``;
+and the gap it opens for a plan that does not expect prompts."""
 
 from __future__ import annotations
 

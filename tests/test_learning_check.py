@@ -1,5 +1,5 @@
-"""The learning check (baselines/learning_check.py): its statistics, its guards, and a
-shrunken run in which GRPO must raise held-out success over the SFT start."""
+"""The learning check (:mod:`phoneworld_gym.baselines.learning_check`): its statistics, its
+guards, and a shrunken run in which GRPO must raise held-out success over the SFT start."""
 
 from __future__ import annotations
 

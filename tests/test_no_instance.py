@@ -84,7 +84,7 @@ def test_no_task_refuses_a_world_with_another_error() -> None:
     assert _direct_raises("class T:\n    @classmethod\n    def generate_params(cls, rng, p):\n"
                           "        raise RuntimeError('no alarm is on')\n") == [
         (4, "RuntimeError")]  # the check catches the form it looks for
-    root = Path(__file__).resolve().parent.parent / "tasks"
+    root = Path(__file__).resolve().parent.parent / "phoneworld_gym" / "tasks"
     offenders = {str(p.relative_to(root)): hits for p in sorted(root.rglob("*.py"))
                  if (hits := _direct_raises(p.read_text()))}
     assert not offenders, offenders

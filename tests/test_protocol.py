@@ -1,6 +1,6 @@
-"""The real-phone protocol (baselines/protocol.py): task lists are checked field by field, the
-starter list is complete, and a list plays end to end on the virtual adb phone, is judged by a
-scripted judge and by two people, and the report and the one table count right."""
+"""The real-phone protocol (phoneworld_gym.baselines.protocol): task lists are checked field by
+field, the starter list is complete, and a list plays end to end on the virtual adb phone, is
+judged by a scripted judge and by two people, and the report and the one table count right."""
 
 from __future__ import annotations
 

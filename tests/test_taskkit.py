@@ -1,4 +1,4 @@
-"""The task kit (``tasks/kit.py``): the helpers every app's tasks share."""
+"""The task kit (``phoneworld_gym/tasks/kit.py``): the helpers every app's tasks share."""
 
 from __future__ import annotations
 

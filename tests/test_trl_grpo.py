@@ -1,4 +1,5 @@
-"""TRL's GRPOTrainer on PhoneWorld through baselines/trl_grpo.py: it steps, it changes the
+"""TRL's GRPOTrainer on PhoneWorld through
+phoneworld_gym.baselines.trl_grpo: it steps, it changes the
 model, and the rewards it logs are the verifier's for the episodes it played."""
 
 from __future__ import annotations

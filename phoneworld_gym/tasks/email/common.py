@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-import numpy as np
-
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import find, scroll_to, tap, type_into
@@ -58,12 +56,6 @@ def correspondents(probe: Probe) -> list[tuple[Row, Row]]:
         if got:
             out.append((c, got[0]))
     return out
-
-
-def pick(rng: np.random.Generator, items: list) -> object:
-    if not items:
-        raise RuntimeError("nothing on this phone fits this task's needs")
-    return items[int(rng.integers(len(items)))]
 
 
 def day_of(ms: int) -> dt.date:

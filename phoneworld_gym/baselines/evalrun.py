@@ -403,7 +403,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--serial", default=None, help="device ids: the phone's adb serial")
     p.add_argument("--adb-port", type=int, default=None, help="device ids: the adb server port")
     p.add_argument("--task-list", default=None, metavar="FILE",
-                   help="play a real-phone task list (YAML or JSONL; baselines/protocol.py) on "
+                   help="play a real-phone task list (YAML or JSONL; "
+                        "phoneworld_gym/baselines/protocol.py) on "
                         "--env PhoneWorld/Device-v0: episodes recorded unverified, for judges; "
                         "each task once unless --seeds is given")
     p.add_argument("--judge-with", action="append", default=None, metavar="MODULE:FUNCTION",

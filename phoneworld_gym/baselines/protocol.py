@@ -31,7 +31,8 @@ and every episode is recorded into the results folder with success *unknown*. Th
 ``report.md``/``report.json`` (rewritten by :func:`write_report`, and by every rerun of the
 same command) are the paper's table: success by category with counts and 95% Wilson intervals
 from people's judgments, with Cohen's kappa between judges, and the scripted judge's apart.
-The starter list is ``baselines/tasklists/realphone_tasks.yaml`` (:data:`STARTER_LIST`).
+The starter list is ``phoneworld_gym/baselines/tasklists/realphone_tasks.yaml``
+(:data:`STARTER_LIST`).
 """
 
 from __future__ import annotations

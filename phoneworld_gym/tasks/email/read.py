@@ -20,11 +20,11 @@ from phoneworld_gym.tasks.email.common import (
     day_of,
     first_from,
     open_result,
-    pick,
     received_from,
     search,
     to_inbox,
 )
+from phoneworld_gym.tasks.kit import choice
 
 
 @register_task
@@ -51,7 +51,7 @@ class EmailLatestSubject(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        c, _ = pick(rng, correspondents(probe))  # type: ignore[misc]
+        c, _ = choice(rng, correspondents(probe))
         return {"name": c["display_name"], "email": c["email"]}
 
     def expected_answer(self, device: Device) -> Any:
@@ -104,7 +104,7 @@ class EmailWhenLast(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        c, _ = pick(rng, [(c, m) for c, m in correspondents(probe)  # type: ignore[misc]
+        c, _ = choice(rng, [(c, m) for c, m in correspondents(probe)
                           if m["read"]])
         return {"name": c["display_name"], "email": c["email"]}
 

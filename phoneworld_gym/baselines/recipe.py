@@ -63,8 +63,8 @@ CONFIG_KEYS = {
     "sft": "SFT settings (epochs, max_steps, batch_size, lr, max_length, ...)",
     "rl": "reward (verified|judged), judge, train_seeds, adaptive (draw task instances by "
           "their recent success spread), engine (grpo: the project's GRPO, the default; trl: "
-          "TRL's GRPOTrainer, each episode one transcript, baselines/trl_grpo.py), real/mixed "
-          "stage settings",
+          "TRL's GRPOTrainer, each episode one transcript, "
+          "phoneworld_gym/baselines/trl_grpo.py), real/mixed stage settings",
     "eval": "seeds, max_episode_steps, max_new_tokens, random (bool), step_check (int)",
 }
 TINY_KEYS = {"layers", "hidden", "vocab", "corpus_seeds", "init_std"}
@@ -128,7 +128,8 @@ class RecipeConfig:
     rl_seeds: list[int]
     #: draw RL task instances by their recent success spread p(1-p) (TaskSampler's adaptive)
     rl_adaptive: bool
-    #: the RL stages' trainer: "grpo" (baselines/grpo.py) or "trl" (baselines/trl_grpo.py)
+    #: the RL stages' trainer: "grpo" (:mod:`phoneworld_gym.baselines.grpo`) or "trl"
+    #: (:mod:`phoneworld_gym.baselines.trl_grpo`)
     rl_engine: str
     stages: dict[str, tuple[dict[str, float], GRPOSettings]]
     compare_real_only: bool
@@ -302,8 +303,8 @@ def check_trl_engine(*, decoding: str, reward: str, adaptive: bool, device: str)
                          "'grpo'")
     if device.split(":")[0] != "cpu":
         raise ValueError(f"config device {device!r} cannot be used with rl.engine 'trl': "
-                         f"baselines/trl_grpo.py trains on CPU (GRPOConfig use_cpu); set "
-                         f"device: cpu, or use rl.engine 'grpo'")
+                         "phoneworld_gym/baselines/trl_grpo.py trains on CPU (GRPOConfig "
+                         "use_cpu); set device: cpu, or use rl.engine 'grpo'")
 
 
 def _task_list(value: Any, what: str, allow_empty: bool = False,

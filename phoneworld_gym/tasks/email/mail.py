@@ -22,11 +22,11 @@ from phoneworld_gym.tasks.email.common import (
     mail,
     newest,
     open_result,
-    pick,
     received_from,
     search,
     to_inbox,
 )
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.validators import changed, expect, one_of, same_text
 
 
@@ -56,7 +56,7 @@ class EmailStar(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        c, m = pick(rng, [(c, m) for c, m in correspondents(probe)  # type: ignore[misc]
+        c, m = choice(rng, [(c, m) for c, m in correspondents(probe)
                           if not m["starred"]])
         return {"name": c["display_name"], "email": c["email"], "id": int(m["_id"])}
 
@@ -118,9 +118,9 @@ class EmailSend(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         people = [c for c in probe.contacts() if c["email"] and c["display_name"]]
-        c = pick(rng, people)
+        c = choice(rng, people)
         return {"name": c["display_name"], "email": c["email"],  # type: ignore[index]
-                "subject": str(pick(rng, list(SUBJECTS))), "body": str(pick(rng, list(BODIES)))}
+                "subject": str(choice(rng, list(SUBJECTS))), "body": str(choice(rng, list(BODIES)))}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
@@ -166,9 +166,9 @@ class EmailReply(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        c, m = pick(rng, correspondents(probe))  # type: ignore[misc]
+        c, m = choice(rng, correspondents(probe))
         return {"name": c["display_name"], "email": c["email"], "id": int(m["_id"]),
-                "body": str(pick(rng, list(BODIES)))}
+                "body": str(choice(rng, list(BODIES)))}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
@@ -234,8 +234,8 @@ class EmailMoveToLabel(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        c, m = pick(rng, correspondents(probe))  # type: ignore[misc]
-        label = pick(rng, [lbl for lbl in LABELS if lbl != m["folder"]])
+        c, m = choice(rng, correspondents(probe))
+        label = choice(rng, [lbl for lbl in LABELS if lbl != m["folder"]])
         return {"name": c["display_name"], "id": int(m["_id"]), "subject": m["subject"],
                 "label": str(label)}
 
@@ -376,7 +376,7 @@ class EmailUnsend(Task):
         names = {c["email"]: c["display_name"] for c in probe.contacts() if c["email"]}
         mine = [r for r in newest(mail(probe)) if r["folder"] == cls.folder
                 and r["to"].split(",")[0].strip() in names]
-        r = pick(rng, mine)
+        r = choice(rng, mine)
         return {"name": names[r["to"].split(",")[0].strip()],  # type: ignore[index]
                 "subject": r["subject"], "id": int(r["_id"])}  # type: ignore[index]
 
