@@ -1,7 +1,7 @@
 """Measure the gap between the clean phone and the field profile.
 
 Two agents play the phone-ready tasks (those that run on a real phone) over a few seeds, on
-the clean PhoneWorld phone and on a :class:`~phoneworld_gym.real_device.field.FieldPhone`
+the clean PhoneWorld phone and on a :class:`~phoneworld_gym.virtual.field.FieldPhone`
 (directly, no adb, for speed):
 
 - ``oracle``: :class:`~phoneworld_gym.baselines.agents.OracleAgent`, which replays the task's
@@ -32,7 +32,7 @@ from typing import Any
 from phoneworld_gym import Action, PhoneEnv
 from phoneworld_gym.baselines.agents import OracleAgent
 from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.real_device.field import FieldPhone, dismiss_index
+from phoneworld_gym.virtual.field import FieldPhone, dismiss_index
 
 
 class CarefulAgent(OracleAgent):

@@ -28,7 +28,8 @@ from collections.abc import Callable
 
 from phoneworld_gym import Action
 from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.real_device.adb_protocol import (
+from phoneworld_gym.ui.view import _wrap, dp, text_width, wrap
+from phoneworld_gym.virtual.adb_protocol import (
     A_CLSE,
     A_CNXN,
     A_OKAY,
@@ -38,8 +39,7 @@ from phoneworld_gym.real_device.adb_protocol import (
     Packet,
     PacketReader,
 )
-from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
-from phoneworld_gym.ui.view import _wrap, dp, text_width, wrap
+from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
 
 def cpu(fn: Callable[[], object]) -> float:

@@ -48,10 +48,10 @@ class Settings:
 def main(s: Settings) -> None:
     from phoneworld_gym.phone import PhoneWorldDevice
     from phoneworld_gym.real_device.adb_device import AdbDevice
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
     from phoneworld_gym.reconstruct import Budget, explore, install
     from phoneworld_gym.reconstruct.fidelity import measure, original_app, table
     from phoneworld_gym.reconstruct.retention import EVAL_SEED0, measure_retention
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     out = Path(s.out or tempfile.mkdtemp(prefix="phoneworld-rec-"))
     budget = Budget(steps=s.steps, seconds=s.seconds)

@@ -66,7 +66,7 @@ from phoneworld_gym.contract import (
     SCREEN_WIDTH,
     Action,
 )
-from phoneworld_gym.real_device.adb_protocol import (
+from phoneworld_gym.virtual.adb_protocol import (
     A_AUTH,
     A_CLSE,
     A_CNXN,
@@ -784,7 +784,7 @@ def adb_figures(packets: int = 3000, connections: int = 300, seed: int = 0,
     """Fuzzed connections against the virtual phone while a good client works."""
     import psutil
 
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     f = Figures("adb", echo)
     t0 = time.monotonic()
@@ -906,7 +906,7 @@ class AdbServer:
 @contextlib.contextmanager
 def adb_server() -> Iterator[AdbServer]:
     """An adb server on a free port with its own key folder, killed at the end."""
-    from phoneworld_gym.real_device.adb_server import free_port
+    from phoneworld_gym.virtual.adb_server import free_port
 
     if shutil.which("adb") is None:
         raise RuntimeError("these figures need the adb client (apt-get install adb)")
@@ -1012,7 +1012,7 @@ def injection_figures(limit: int = 0, seed: int = 0, echo: bool = True) -> Figur
     (see the module docstring). ``limit`` > 0 tries only the first ``limit`` strings."""
     import adbutils
 
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     f = Figures("injection", echo)
     t0 = time.monotonic()
@@ -1216,7 +1216,7 @@ def kills_figures(kills: int = 5, task: str = "ContactsStar", echo: bool = True)
     """Kill the phone's process mid-episode ``kills`` times (see the module docstring)."""
     from phoneworld_gym import PhoneEnv
     from phoneworld_gym.real_device.adb_device import AdbDevice
-    from phoneworld_gym.real_device.adb_server import free_port
+    from phoneworld_gym.virtual.adb_server import free_port
 
     f = Figures("kills", echo)
     t0 = time.monotonic()

@@ -192,7 +192,7 @@ def _arg_parser() -> argparse.ArgumentParser:
 def serve_adb(port: int, seed: int, host: str, profile: str = "clean") -> int:
     """``serve-adb``: serve a phone of ``profile`` (``clean`` or ``field``) over adb until
     Ctrl-C."""
-    from phoneworld_gym.real_device.adb_server import EMULATOR_PORTS, VirtualPhone, is_loopback
+    from phoneworld_gym.virtual.adb_server import EMULATOR_PORTS, VirtualPhone, is_loopback
 
     if not 0 <= port <= 65535:
         raise CliError(f"--port must be in 0..65535, got {port}")

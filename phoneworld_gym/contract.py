@@ -939,8 +939,9 @@ class AgentReport:
 #: step); ``wait`` takes :data:`WAIT_SECONDS` (5 s); typing adds a second per
 #: :data:`CHARS_PER_SECOND` characters; ``status``, ``answer`` and ``unknown`` do not touch
 #: the phone and take no time, and neither does an action the phone refuses (an error
-#: sentence: nothing changes then, the clock included). The virtual adb phone moves it by the same rates for its
-#: ``input`` commands and by N seconds for ``sleep N``; a real phone keeps its own time.
+#: sentence: nothing changes then, the clock included). The virtual adb phone moves it by the
+#: same rates for its ``input`` commands and by N seconds for ``sleep N``; a real phone keeps
+#: its own time.
 ACTION_SECONDS = 2
 WAIT_SECONDS = 5
 CHARS_PER_SECOND = 5

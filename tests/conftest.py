@@ -64,7 +64,7 @@ def make_env() -> Iterator[Callable[..., gymnasium.Env]]:
 def phone() -> Iterator[Any]:
     """One virtual adb phone for the module, on a free loopback port (modules that mean a
     PhoneWorldDevice by ``phone`` define their own)."""
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     with VirtualPhone(port=free_port(), seed=0) as p:
         yield p
@@ -88,7 +88,7 @@ def adb_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """A private adb server (the real Debian client) on a free port, killed at the end."""
     if not HAVE_ADB:
         pytest.skip("needs the adb client and adbutils")
-    from phoneworld_gym.real_device.adb_server import free_port
+    from phoneworld_gym.virtual.adb_server import free_port
 
     port = free_port()
     home = tmp_path_factory.mktemp("adb-home")

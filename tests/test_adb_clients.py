@@ -30,9 +30,9 @@ from typing import Any
 import pytest
 
 from phoneworld_gym.contract import Action
-from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
-from phoneworld_gym.real_device.commands import BOOT_ID_PATH
 from phoneworld_gym.system.settings import BATTERY_LEVEL
+from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
+from phoneworld_gym.virtual.commands import BOOT_ID_PATH
 
 CONTACTS = "com.phoneworld.contacts"
 LAUNCHER = "com.google.android.apps.nexuslauncher"

@@ -44,10 +44,10 @@ from phoneworld_gym.real_device.adb_probe import (
     parse_rows,
     parse_settings,
 )
-from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
 from phoneworld_gym.real_device.guard import SafetyGuard
 from phoneworld_gym.registration import DEVICE_ENV_IDS
 from phoneworld_gym.sim_access import PhoneWorldProbe
+from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
 HAVE_ADB = shutil.which("adb") is not None and importlib.util.find_spec("adbutils") is not None
 needs_adb = pytest.mark.skipif(not HAVE_ADB, reason="needs the adb client (apt-get install adb) "

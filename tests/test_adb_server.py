@@ -1,5 +1,5 @@
 """The virtual adb phone: the real ``adb`` client (and ``adbutils``) against
-``phoneworld_gym.real_device.adb_server.VirtualPhone``, a protocol fuzz run, and the shell and
+``phoneworld_gym.virtual.adb_server.VirtualPhone``, a protocol fuzz run, and the shell and
 commands on their own.
 
 Tests that need the ``adb`` client skip when it is not installed (CI installs Debian's);
@@ -30,8 +30,8 @@ import pytest
 from PIL import Image
 
 from phoneworld_gym.contract import Action, parse_ui_elements
-from phoneworld_gym.real_device import adb_server
-from phoneworld_gym.real_device.adb_protocol import (
+from phoneworld_gym.virtual import adb_server
+from phoneworld_gym.virtual.adb_protocol import (
     A_CNXN,
     MAX_PAYLOAD,
     Packet,
@@ -39,12 +39,12 @@ from phoneworld_gym.real_device.adb_protocol import (
     ProtocolError,
     parse_header,
 )
-from phoneworld_gym.real_device.adb_server import (
+from phoneworld_gym.virtual.adb_server import (
     MAX_CONNECTIONS_PER_PEER,
     VirtualPhone,
     free_port,
 )
-from phoneworld_gym.real_device.shell import Shell, ShellSyntaxError, parse, tokenize
+from phoneworld_gym.virtual.shell import Shell, ShellSyntaxError, parse, tokenize
 
 CONTACTS = "com.phoneworld.contacts"
 LAUNCHER = "com.google.android.apps.nexuslauncher"
@@ -903,7 +903,7 @@ def test_pushes_past_the_storage_quota_fail_without_growing_the_server(
         adb: Adb, fresh: VirtualPhone, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tracemalloc
 
-    from phoneworld_gym.real_device import storage
+    from phoneworld_gym.virtual import storage
 
     monkeypatch.setattr(storage, "SDCARD_QUOTA", 4 << 20)
     (tmp_path / "three.bin").write_bytes(os.urandom(3 << 20))

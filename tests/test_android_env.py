@@ -28,7 +28,7 @@ from phoneworld_gym.real_device.android_env_device import (  # noqa: E402
     AndroidEnvPhoneEnv,
     parse_content_rows,
 )
-from phoneworld_gym.real_device.android_env_sim import (  # noqa: E402
+from phoneworld_gym.virtual.android_env_sim import (  # noqa: E402
     PhoneWorldAndroidEnv,
     TouchTracker,
     make_android_env,

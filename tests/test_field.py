@@ -1,4 +1,4 @@
-"""The field profile (``phoneworld_gym.real_device.field``): interstitial prompts, stale first
+"""The field profile (``phoneworld_gym.virtual.field``): interstitial prompts, stale first
 reads after an action, a per-seed theme; over adb through ``VirtualPhone(profile="field")``;
 and the gap it opens for a plan that does not expect prompts."""
 
@@ -15,8 +15,9 @@ from phoneworld_gym import Action, PhoneEnv
 from phoneworld_gym.app import all_apps
 from phoneworld_gym.contract import parse_bounds, parse_ui_elements
 from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
-from phoneworld_gym.real_device.field import (
+from phoneworld_gym.system.intents import PERMISSION_PACKAGE
+from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
+from phoneworld_gym.virtual.field import (
     PROMPT_KINDS,
     PROMPT_SCREEN,
     FieldPhone,
@@ -24,7 +25,6 @@ from phoneworld_gym.real_device.field import (
     make_device,
     prompt_showing,
 )
-from phoneworld_gym.system.intents import PERMISSION_PACKAGE
 
 HAVE_ADB = shutil.which("adb") is not None and importlib.util.find_spec("adbutils") is not None
 CONTACTS = "com.phoneworld.contacts"

@@ -418,7 +418,7 @@ def test_pool_over_two_virtual_adb_phones_serves_four_requests(adb_port):
     Debian adb client talks to), each owned by one actor through ``AdbDevice``; four requests
     queue for the two phones and every episode is verified through the phones' providers."""
     adb = pytest.importorskip("phoneworld_gym.real_device.adb_device")
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     phones = [VirtualPhone(port=free_port(), seed=0).start() for _ in range(2)]
     try:

@@ -13,8 +13,8 @@ from phoneworld_gym.app import all_apps
 from phoneworld_gym.contract import Action
 from phoneworld_gym.oracle import find, tap
 from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.real_device.field import FieldPhone
 from phoneworld_gym.system import realism
+from phoneworld_gym.virtual.field import FieldPhone
 
 
 class _Settled(FieldPhone):

@@ -39,7 +39,7 @@ def rebuilt(adb_port: int, tmp_path_factory: pytest.TempPathFactory
     """Each app explored over adb on the virtual phone and rebuilt (uninstalled at the end,
     so the rest of the suite sees the usual registry)."""
     from phoneworld_gym.real_device.adb_device import AdbDevice
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     out: dict[str, RecordedApp] = {}
     with VirtualPhone(PhoneWorldDevice(screenshot_size=(270, 600)), port=free_port(),
@@ -169,7 +169,6 @@ def test_retention_is_original_over_rebuild_success_judged_by_signature_over_adb
     original / rebuild success over the two paired episode lists."""
     pytest.importorskip("sb3_contrib")
     from phoneworld_gym.real_device.adb_device import AdbDevice
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
     from phoneworld_gym.reconstruct.retention import (
         EVAL_SEED0,
         OriginalCheck,
@@ -178,6 +177,7 @@ def test_retention_is_original_over_rebuild_success_judged_by_signature_over_adb
     from phoneworld_gym.reconstruct.tasks import GeneratedFillTask, GeneratedTask
     from phoneworld_gym.reconstruct.tree import package
     from phoneworld_gym.task import get_task
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     app = rebuilt["Contacts"]
     rec = app.recording

@@ -429,7 +429,7 @@ def test_sampler_draws_by_weight_reproducibly() -> None:
 def test_sampler_envs_play_the_drawn_world() -> None:
     """A direct field source plays on a FieldPhone, the mock source on the clean phone."""
     from phoneworld_gym.phone import PhoneWorldDevice
-    from phoneworld_gym.real_device.field import FieldPhone
+    from phoneworld_gym.virtual.field import FieldPhone
 
     sampler = TaskSampler([
         EnvSource("mock", "PhoneWorld/All-v0", tasks=["ContactsStar"]),

@@ -34,7 +34,7 @@ from phoneworld_gym import Action  # noqa: E402
 from phoneworld_gym.baselines.collect import collect  # noqa: E402
 from phoneworld_gym.baselines.data import load, manifest  # noqa: E402
 from phoneworld_gym.contract import parse_ui_elements  # noqa: E402
-from phoneworld_gym.real_device.adb_server import free_port  # noqa: E402
+from phoneworld_gym.virtual.adb_server import free_port  # noqa: E402
 from phoneworld_gym.web import make_judge_app, make_play_app  # noqa: E402
 from phoneworld_gym.web.judging import (  # noqa: E402
     cohen_kappa,

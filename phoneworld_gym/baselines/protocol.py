@@ -238,7 +238,7 @@ def open_phone(serial: str | None = None, port: int | None = None) -> Any:
     kw: dict[str, Any] = {} if port is None else {"port": port}
     if serial is not None:
         return AdbDevice(serial, **kw)
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     phone = VirtualPhone(port=free_port()).start()
     try:

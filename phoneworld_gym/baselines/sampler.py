@@ -57,7 +57,7 @@ class EnvSource:
         if self.transport not in TRANSPORTS:
             raise ValueError(f"source {self.name!r}: transport must be one of {TRANSPORTS}, "
                              f"got {self.transport!r}")
-        from phoneworld_gym.real_device.field import PROFILES
+        from phoneworld_gym.virtual.field import PROFILES
 
         if self.profile not in PROFILES:
             raise ValueError(f"source {self.name!r}: profile must be one of {PROFILES}, "
@@ -103,7 +103,7 @@ def make_source_env(source: EnvSource, split: str | None = None, *, obs_mode: st
     if source.transport == "direct":
         from phoneworld_gym.env import PhoneEnv, select_tasks
         from phoneworld_gym.real_device.adb_device import phone_tasks
-        from phoneworld_gym.real_device.field import make_device
+        from phoneworld_gym.virtual.field import make_device
 
         if "tasks" not in kwargs:
             kwargs["tasks"] = sorted(phone_tasks())
@@ -118,7 +118,7 @@ def make_source_env(source: EnvSource, split: str | None = None, *, obs_mode: st
         kwargs["port"] = adb_port
     if kwargs.get("serial"):
         return gym.make(DEVICE_ID, **kwargs)
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     phone = VirtualPhone(port=free_port(), profile=source.profile).start()
     options = dict(kwargs.pop("device_options", {}) or {})

@@ -1,14 +1,14 @@
-"""Real-device bridges, installed as ``phoneworld_gym.real_device``: the same observation and
-action contract, the same task code, on phones and emulators.
+"""Real-device bridges: the same observation and action contract, the same task code, on
+phones and emulators.
 
 - :mod:`.adb_device`: ``AdbDevice``, a phone over adb (the verbs, a probe over ``content``,
-  ``settings`` and files, reconnect-once, the safety guard); ``PhoneWorld/Device-v0``.
+  ``settings``, files and ``date``, reconnect-once, the safety guard); ``PhoneWorld/Device-v0``.
+- :mod:`.adb_probe`: the probe's reading of ``content``/``settings``/``dumpsys`` output.
 - :mod:`.guard`: ``SafetyGuard``, the policy checked before each action reaches a person's phone.
-- :mod:`.adb_server`: ``VirtualPhone`` (``phoneworld serve-adb``), a PhoneWorld phone served
-  over the adb device protocol, so the real ``adb`` client and adb tools can drive it.
-- :mod:`.field`: the virtual phone's ``field`` profile (prompts, stale dumps, theme drift).
-- :mod:`.android_env_sim` and :mod:`.android_env_device`: PhoneWorld as an android_env
-  simulator, and android_env emulators as a device; ``PhoneWorld/AndroidEnv-v0``.
+- :mod:`.android_env_device`: android_env emulators as a device; ``PhoneWorld/AndroidEnv-v0``.
+- :mod:`.latency`: what an action costs over adb (a benchmark).
 
+The simulated phones these bridges are tested against (the virtual adb phone, its field
+profile, the android_env simulator) are in :mod:`phoneworld_gym.virtual`.
 ``docs/real-devices.md`` tells how to run a task and an agent on a phone.
 """

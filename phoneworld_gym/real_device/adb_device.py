@@ -1048,7 +1048,7 @@ def make_device_env(serial: str | None = None, *, host: str = "127.0.0.1", port:
     (:func:`phone_tasks`), filtered by ``app``, ``category`` and ``split`` when given.
 
     With neither ``serial`` nor ``$ANDROID_SERIAL`` the env never picks a phone by chance:
-    it serves its own virtual phone (:class:`~phoneworld_gym.real_device.adb_server.
+    it serves its own virtual phone (:class:`~phoneworld_gym.virtual.adb_server.
     VirtualPhone`, on a free loopback port) and drives it through the adb server like any
     phone, which is the whole adb path with no phone at hand. The phone stops with the
     device (``env.unwrapped.device.close()``, or when it is collected)."""
@@ -1069,7 +1069,7 @@ def make_device_env(serial: str | None = None, *, host: str = "127.0.0.1", port:
         tasks = picked
     phone = None
     if serial is None:
-        from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+        from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
         phone = VirtualPhone(port=free_port()).start()
         serial = phone.serial

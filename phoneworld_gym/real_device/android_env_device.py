@@ -126,7 +126,7 @@ class AndroidEnvDevice:
 
     Args:
         env: an ``android_env.AndroidEnv`` (an emulator's, or
-            :func:`~phoneworld_gym.real_device.android_env_sim.make_android_env`'s).
+            :func:`~phoneworld_gym.virtual.android_env_sim.make_android_env`'s).
         screenshot_size: (width, height) of screenshots; default: the screen's pixels.
         long_press_touches: TOUCH steps of a long press (PhoneWorld's simulator fires one at
             its ``long_press_touches``, 5 by default).
@@ -768,7 +768,7 @@ def make_phone_env(android_env: environment.AndroidEnv | config_classes.AndroidE
 
     Args:
         android_env: an ``AndroidEnv``, an ``AndroidEnvConfig`` to load, or None for PhoneWorld
-            itself behind android_env (:func:`~phoneworld_gym.real_device.android_env_sim.
+            itself behind android_env (:func:`~phoneworld_gym.virtual.android_env_sim.
             make_android_env`, no task: the PhoneEnv's task rules).
         tasks, app, category: as PhoneEnv's; default ``app="contacts"``, the tasks that run on
             a phone.
@@ -780,7 +780,7 @@ def make_phone_env(android_env: environment.AndroidEnv | config_classes.AndroidE
     if tasks is None and app is None and category is None:
         app = "contacts"
     if android_env is None:
-        from phoneworld_gym.real_device.android_env_sim import make_android_env
+        from phoneworld_gym.virtual.android_env_sim import make_android_env
 
         size = screenshot_size or (SCREEN_WIDTH, SCREEN_HEIGHT)
         env = make_android_env(screenshot_size=(int(size[0]), int(size[1])))

@@ -6,7 +6,7 @@
 
 Every phone-ready task's oracle is played for each seed twice: on PhoneWorld directly and
 through :class:`~phoneworld_gym.real_device.adb_device.AdbDevice` (by default against a
-:class:`~phoneworld_gym.real_device.adb_server.VirtualPhone` on a private adb server, which is
+:class:`~phoneworld_gym.virtual.adb_server.VirtualPhone` on a private adb server, which is
 killed at the end), without the safety guard (it would refuse the texts some oracles send).
 ``env.step`` and ``env.reset`` are timed; the oracle's own reads of the screen between steps
 are not. Prints one Markdown table per task and the totals.
@@ -46,7 +46,7 @@ def episode(env: PhoneEnv, seed: int) -> dict[str, Any]:
 @contextmanager
 def virtual_phone() -> Iterator[tuple[str, int]]:
     """A virtual phone and a private adb server: (serial, server port)."""
-    from phoneworld_gym.real_device.adb_server import VirtualPhone, free_port
+    from phoneworld_gym.virtual.adb_server import VirtualPhone, free_port
 
     port = free_port()
     home = tempfile.mkdtemp(prefix="adb-home-")

@@ -1,5 +1,5 @@
 """Realism switches: the untidiness of real apps, off on the clean phone and on in the
-``field`` profile (:class:`phoneworld_gym.real_device.field.FieldPhone`).
+``field`` profile (:class:`phoneworld_gym.virtual.field.FieldPhone`).
 
 A policy trained only on tidy screens meets, on a person's phone, content that is still
 loading, promotional pop-ups that must be dismissed and requests that fail once and work when

@@ -117,7 +117,7 @@ def _play(a: argparse.Namespace, error: ErrorClass) -> int:
 
 def _check_port(host: str, port: int, error: ErrorClass) -> None:
     """Fail with one line, before any work, when ``host:port`` cannot be listened on."""
-    from phoneworld_gym.real_device.adb_server import is_loopback
+    from phoneworld_gym.virtual.adb_server import is_loopback
 
     try:
         with socket.create_server((host, port)):

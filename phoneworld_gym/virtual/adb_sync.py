@@ -1,5 +1,5 @@
 """The ``sync:`` service: ``adb push``, ``adb pull`` and ``adb ls`` (STAT, LIST, RECV, SEND,
-QUIT), over the phone's :class:`~phoneworld_gym.real_device.storage.Storage`.
+QUIT), over the phone's :class:`~phoneworld_gym.virtual.storage.Storage`.
 
 The stream is a byte stream: requests may be split or merged across packets, so the session
 reads exactly the bytes it needs through ``read`` (``None`` when the host closed the
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from phoneworld_gym.real_device.adb_protocol import (
+from phoneworld_gym.virtual.adb_protocol import (
     SYNC_ID,
     SYNC_MAX_DATA,
     SYNC_MAX_PATH,
@@ -21,7 +21,7 @@ from phoneworld_gym.real_device.adb_protocol import (
     sync_message,
     sync_stat,
 )
-from phoneworld_gym.real_device.storage import DIR_MODE, MAX_FILE, Storage, StorageError
+from phoneworld_gym.virtual.storage import DIR_MODE, MAX_FILE, Storage, StorageError
 
 Reader = Callable[[], Awaitable[bytes | None]]
 Writer = Callable[[bytes], Awaitable[None]]

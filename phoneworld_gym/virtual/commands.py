@@ -36,9 +36,9 @@ import numpy as np
 
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH, Action, swipe_finger
 from phoneworld_gym.device import SETTINGS_NAMESPACES, Row
-from phoneworld_gym.real_device.shell import IO, SH, Env
-from phoneworld_gym.real_device.storage import SDCARD, Storage, StorageError
 from phoneworld_gym.system.settings import BATTERY_LEVEL
+from phoneworld_gym.virtual.shell import IO, SH, Env
+from phoneworld_gym.virtual.storage import SDCARD, Storage, StorageError
 from phoneworld_gym.world import DEFAULT_CLOCK, World, clock_at
 
 LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
@@ -437,7 +437,7 @@ class PhoneCommands:
 
     # -- dispatch ------------------------------------------------------------------------
     def __call__(self, argv: list[str], io: IO, env: Env) -> int:
-        """Run one command (the shell's :data:`~phoneworld_gym.real_device.shell.CommandRunner`)."""
+        """Run one command (the shell's :data:`~phoneworld_gym.virtual.shell.CommandRunner`)."""
         name = argv[0]
         if "/" in name and posixpath.dirname(name) in ("/system/bin", "/system/xbin", "/bin"):
             name = posixpath.basename(name)

@@ -65,7 +65,7 @@ from phoneworld_gym.world import LAUNCHER, RECENTS
 __all__ = ["DISMISS_LABELS", "PROFILES", "PROMPT_KINDS", "PROMPT_PROB", "PROMPT_SCREEN",
            "FieldPhone", "Theme", "dismiss_index", "make_device", "prompt_showing"]
 
-#: the device profiles of :class:`~phoneworld_gym.real_device.adb_server.VirtualPhone`
+#: the device profiles of :class:`~phoneworld_gym.virtual.adb_server.VirtualPhone`
 PROFILES = ("clean", "field")
 #: the probability that an app shows a prompt the first time it comes to the front
 PROMPT_PROB = 0.35

@@ -7,8 +7,8 @@ way ``adb connect HOST:PORT`` talks to a phone with wireless debugging on.
 
 or from a terminal: ``phoneworld serve-adb --port 6520 --seed 3``.
 
-Services: ``shell:CMD`` (legacy shell: :mod:`~phoneworld_gym.real_device.shell` parses the
-line, :mod:`~phoneworld_gym.real_device.commands` runs it; an empty command is an
+Services: ``shell:CMD`` (legacy shell: :mod:`~phoneworld_gym.virtual.shell` parses the
+line, :mod:`~phoneworld_gym.virtual.commands` runs it; an empty command is an
 interactive prompt), ``exec:CMD`` (``adb exec-out``), ``sync:`` (push, pull, ls) and
 ``root:`` (refused politely, as production phones do). No real shell and no subprocess is
 ever started. Authentication is off (the phone answers CNXN straight away), so bind to
@@ -55,7 +55,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from phoneworld_gym.real_device.adb_protocol import (
+from phoneworld_gym.virtual.adb_protocol import (
     A_AUTH,
     A_CLSE,
     A_CNXN,
@@ -72,10 +72,10 @@ from phoneworld_gym.real_device.adb_protocol import (
     parse_header,
     service_name,
 )
-from phoneworld_gym.real_device.adb_sync import SyncSession
-from phoneworld_gym.real_device.commands import PhoneCommands
-from phoneworld_gym.real_device.shell import MAX_SCRIPT, Env, Shell, Sink
-from phoneworld_gym.real_device.storage import Storage, StorageError
+from phoneworld_gym.virtual.adb_sync import SyncSession
+from phoneworld_gym.virtual.commands import PhoneCommands
+from phoneworld_gym.virtual.shell import MAX_SCRIPT, Env, Shell, Sink
+from phoneworld_gym.virtual.storage import Storage, StorageError
 
 log = logging.getLogger("phoneworld.adb")
 T = TypeVar("T")
@@ -144,7 +144,7 @@ class VirtualPhone:
     :meth:`start`. Use as a context manager, or :meth:`start` and :meth:`stop`.
 
     ``profile`` is the kind of phone built when ``device`` is None: ``"clean"`` (the tidy
-    PhoneWorld phone) or ``"field"`` (a :class:`~phoneworld_gym.real_device.field.FieldPhone`:
+    PhoneWorld phone) or ``"field"`` (a :class:`~phoneworld_gym.virtual.field.FieldPhone`:
     seeded interstitial prompts, a stale first dump after each action, a per-seed colour
     theme; see ``docs/real-devices.md``). It is served as ``getprop ro.phoneworld.profile``.
     A device you pass keeps its own profile, so ``profile="field"`` with a device that is
@@ -157,7 +157,7 @@ class VirtualPhone:
 
     def __init__(self, device: Any = None, host: str = "127.0.0.1", port: int = 0,
                  seed: int = 0, profile: str = "clean") -> None:
-        from phoneworld_gym.real_device.field import PROFILES, FieldPhone, make_device
+        from phoneworld_gym.virtual.field import PROFILES, FieldPhone, make_device
 
         if profile not in PROFILES:
             raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")

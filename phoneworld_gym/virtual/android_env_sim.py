@@ -2,7 +2,7 @@
 
 An android_env user steps PhoneWorld with android_env's own API and task protos::
 
-    from phoneworld_gym.real_device.android_env_sim import make_android_env
+    from phoneworld_gym.virtual.android_env_sim import make_android_env
 
     env = make_android_env("ContactsStar", seed=0)      # an android_env.AndroidEnv
     timestep = env.reset()                              # pixels, orientation, timedelta
@@ -91,9 +91,9 @@ from phoneworld_gym.contract import (
 from phoneworld_gym.device import SETTINGS_NAMESPACES, DeviceError, Row
 from phoneworld_gym.env import PhoneEnv
 from phoneworld_gym.phone import PhoneWorldDevice
-from phoneworld_gym.real_device.commands import Edit, date_output, key_action, sleep_seconds
 from phoneworld_gym.system import chrome, launcher
 from phoneworld_gym.task import Task, get_task
+from phoneworld_gym.virtual.commands import Edit, date_output, key_action, sleep_seconds
 
 #: a finger that moves less than this many device pixels taps (Android's slop is 8 dp)
 TOUCH_SLOP = 21
