@@ -1,5 +1,11 @@
 """The contract every backend shares: screen, observation, action and UI elements.
 
+The screen's size is in :mod:`phoneworld_gym.display`, the Unicode text space in
+:mod:`phoneworld_gym.text_space` and the UI elements' parsing in :mod:`phoneworld_gym.elements`;
+this module holds the action (:class:`Action`, its checks and its numeric space), the
+observation space and the clock's rates, and names the rest again, so that
+``phoneworld_gym.contract`` stays the one place to import the contract from.
+
 Coordinates are always logical device pixels of a 1080 x 2400 portrait screen. The observation
 is a screenshot, the accessibility tree as ``uiautomator dump`` XML, and the goal text. Actions
 use AndroidWorld's ``JSONAction`` vocabulary so that agents and datasets transfer.
@@ -10,25 +16,28 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import json
-import multiprocessing as mp
-import re
-import reprlib
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
-from types import ModuleType
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector.utils import (
-    create_shared_memory,
-    read_from_shared_memory,
-    write_to_shared_memory,
-)
 
-SCREEN_WIDTH = 1080
-SCREEN_HEIGHT = 2400
-DENSITY = 2.625  # px per dp on a Pixel 6 class phone
+# the contract's parts, each in its own module, and re-exported here as the contract
+from phoneworld_gym.display import DENSITY, SCREEN_HEIGHT, SCREEN_WIDTH  # noqa: F401
+from phoneworld_gym.elements import (  # noqa: F401
+    ELEMENT_MODES,
+    BoundingBox,
+    UIElement,
+    parse_bounds,
+    parse_ui_elements,
+)
+from phoneworld_gym.text_space import (  # noqa: F401
+    SURROGATE,
+    SharedTexts,
+    UnicodeText,
+    is_valid_unicode,
+    short_repr,
+)
 
 #: AndroidWorld's action types, in the order used by the numeric action space.
 ACTION_TYPES: tuple[str, ...] = (
@@ -79,192 +88,6 @@ MAX_TEXT = 1024
 #: The most characters of an ``open_app`` action's ``app_name``.
 MAX_APP_NAME = 128
 MAX_XML = 1 << 20
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def is_valid_unicode(text: str) -> bool:
-    """Whether ``text`` is valid Unicode: it holds no lone surrogate (U+D800..U+DFFF), so it
-    encodes to UTF-8 (the world's state hash and JSON depend on that)."""
-    return text.isascii() or _SURROGATE.search(text) is None
-
-
-_REPR = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
-_REPR.maxlevel = 3
-
-
-def _show(value: Any) -> str:
-    """A short ``repr`` of ``value`` for error messages: long, big or deep values are cut."""
-    try:
-        return _REPR.repr(value)
-    except Exception:  # a failing __repr__, or an int too long to print, must not hide the error
-        return f"<{type(value).__name__}>"
-
-
-class _CodePoints:
-    """Stands in for a character set that holds every Unicode code point, so that Gymnasium's
-    flattening encodes a character as ``ord(char)`` (padding is ``0x110000``)."""
-
-    def __len__(self) -> int:
-        return 0x110000
-
-    def __getitem__(self, i: int) -> str:
-        return chr(int(i))
-
-    def __contains__(self, ch: object) -> bool:
-        return isinstance(ch, str) and len(ch) == 1
-
-
-class UnicodeText(spaces.Text):
-    """A Gymnasium ``Text`` space that admits any valid Unicode string up to ``max_length``.
-
-    Gymnasium's default charset is alphanumeric only; goals, typed text and XML are not.
-    "Valid" excludes only lone surrogates (``"\\ud800"``), which cannot be encoded.
-    Sampling draws from a small mixed-script alphabet. In an async vector env the strings
-    travel through shared memory as code points (see :class:`SharedTexts`).
-    """
-
-    _SAMPLE_CHARSET = "abcdefghijklmnopqrstuvwxyz ABCXYZ0123456789.,-@éüñ中文😀"
-    _ALL = _CodePoints()
-
-    def __init__(self, max_length: int, *, min_length: int = 0, seed: Any = None):
-        super().__init__(
-            max_length=max_length, min_length=min_length, charset=self._SAMPLE_CHARSET, seed=seed
-        )
-
-    @property
-    def character_set(self) -> Any:  # type: ignore[override]
-        return self._ALL
-
-    @property
-    def character_list(self) -> Any:  # type: ignore[override]
-        return self._ALL
-
-    def character_index(self, char: str) -> np.int32:
-        return np.int32(ord(char))
-
-    def sample(self, mask: Any = None, probability: Any = None) -> str:
-        """A random string of up to 32 characters from a mixed-script alphabet."""
-        hi = min(self.max_length, 32)
-        length = int(self.np_random.integers(self.min_length, max(self.min_length, hi) + 1))
-        alphabet = list(self._SAMPLE_CHARSET)
-        return "".join(alphabet[int(i)] for i in self.np_random.integers(len(alphabet),
-                                                                          size=length))
-
-    def contains(self, x: Any) -> bool:
-        """A ``str`` of ``min_length`` to ``max_length`` characters without lone surrogates."""
-        return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
-                and is_valid_unicode(x))
-
-    def __repr__(self) -> str:
-        return f"UnicodeText({self.min_length}, {self.max_length})"
-
-    def __eq__(self, other: Any) -> bool:
-        return (
-            isinstance(other, UnicodeText)
-            and self.min_length == other.min_length
-            and self.max_length == other.max_length
-        )
-
-
-# -- UnicodeText through shared memory (async vector envs) -----------------------------------
-# Gymnasium's AsyncVectorEnv (shared_memory=True, the default) calls read_from_shared_memory
-# once, in __init__, and after every reset and step hands out (a deep copy of) that same object:
-# it relies on the reader returning views (np.frombuffer) that see what the workers write later.
-# Its reader for Text instead decodes the buffer into immutable str objects there and then, when
-# the buffer is still all zeros, so every observation was a max_length string of "\x00" (zero
-# is chr(0) in UnicodeText's all-code-point charset). The handlers below give UnicodeText a live
-# view instead, and encode and decode whole strings at once rather than a character at a time.
-# Each row is the string's length, then its code points: reading and writing a string costs its
-# own length, not the space's max_length (a million code points for the accessibility XML).
-
-
-def _decode_codes(row: np.ndarray) -> str:
-    """The string in one shared-memory row: ``row[0]`` code points from ``row[1]`` on."""
-    n = int(row[0])
-    if not 0 <= n < row.shape[0]:
-        raise ValueError(f"a shared-memory text row claims {n} code points; it holds at most "
-                         f"{row.shape[0] - 1}")
-    return row[1:1 + n].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
-
-
-class SharedTexts(collections.abc.Sequence[str]):
-    """The strings of one :class:`UnicodeText` field across an async vector env's sub-envs, read
-    live from the shared memory their workers write (what ``read_from_shared_memory`` returns).
-
-    Like the NumPy view Gymnasium keeps for a ``Box``, each item is decoded when it is read, so
-    it is always the latest observation. ``copy.copy``, ``copy.deepcopy`` and pickling give a
-    plain tuple of str, which is what ``AsyncVectorEnv(copy=True)`` (the default) returns, as
-    ``SyncVectorEnv`` does; with ``copy=False`` the env returns the live view itself. It
-    compares equal to the tuple of its items.
-    """
-
-    __slots__ = ("_codes",)
-
-    def __init__(self, codes: np.ndarray) -> None:
-        self._codes = codes  # (num_envs, 1 + max_length) int32: the length, the code points
-
-    def __len__(self) -> int:
-        return int(self._codes.shape[0])
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> str | tuple[str, ...]:
-        if isinstance(i, slice):
-            return tuple(_decode_codes(row) for row in self._codes[i])
-        return _decode_codes(self._codes[i])
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (tuple, SharedTexts)):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"SharedTexts({tuple(self)!r})"
-
-    def __copy__(self) -> tuple[str, ...]:
-        return tuple(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
-        return tuple(self)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (tuple, (tuple(self),))
-
-
-@create_shared_memory.register(UnicodeText)
-def _create_unicode_shared_memory(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> Any:
-    """``n`` rows of a length and ``max_length`` int32 code points (zeroed: empty strings)."""
-    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))  # type: ignore[attr-defined]
-
-
-@read_from_shared_memory.register(UnicodeText)
-def _read_unicode_from_shared_memory(space: UnicodeText, shared_memory: Any,
-                                     n: int = 1) -> SharedTexts:
-    """A live view of the ``n`` strings (decoded on access, not now)."""
-    codes = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
-    return SharedTexts(codes.reshape(n, space.max_length + 1))
-
-
-@write_to_shared_memory.register(UnicodeText)
-def _write_unicode_to_shared_memory(space: UnicodeText, index: int, value: str,
-                                    shared_memory: Any) -> None:
-    """Write ``value`` into row ``index``: its length, then its code points."""
-    if not isinstance(value, str) or len(value) > space.max_length:
-        raise ValueError(f"{_show(value)} is not in {space}")
-    size = space.max_length + 1
-    row = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * size:(index + 1) * size]
-    codes = np.frombuffer(value.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    row[1:1 + codes.size] = codes
-    row[0] = codes.size  # last: a reader never sees a length longer than what was written
-
 
 class IntScalar(spaces.Box):
     """A scalar ``int64`` Box over ``[low, high]`` that admits integers only.
@@ -420,7 +243,7 @@ class ActionBatch(spaces.Dict):
         if isinstance(actions, (str, bytes, Action)) or not isinstance(
                 actions, (collections.abc.Sequence, np.ndarray)):
             raise ValueError(f"a batch of actions is a sequence of {self.n} actions (one per "
-                             f"sub-env) or a batched numeric dict, got {_show(actions)}")
+                             f"sub-env) or a batched numeric dict, got {short_repr(actions)}")
         items = list(actions)
         if len(items) != self.n:
             raise ValueError(f"a batch of actions has one per sub-env: {self.n}, got "
@@ -497,11 +320,11 @@ def _in_space(space: spaces.Space[Any], value: Any) -> bool:
 def _check_int(t: str, name: str, value: Any, hi: int, unit: str) -> None:
     """``value`` as an int in ``[0, hi)``; ``ValueError`` naming ``name`` otherwise."""
     if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{t}: {name} must be an int{unit}, got {_show(value)}")
+        raise ValueError(f"{t}: {name} must be an int{unit}, got {short_repr(value)}")
     if not 0 <= int(value) < hi:
         if name == "index":
-            raise ValueError(f"{t}: index {_show(value)} outside [0, {hi})")
-        raise ValueError(f"{t}: {name}={_show(value)} is off the screen [0, {hi})")
+            raise ValueError(f"{t}: index {short_repr(value)} outside [0, {hi})")
+        raise ValueError(f"{t}: {name}={short_repr(value)} is off the screen [0, {hi})")
 
 
 def _json_int(t: str, name: str, value: Any) -> Any:
@@ -514,20 +337,20 @@ def _json_int(t: str, name: str, value: Any) -> Any:
         return int(value)
     except (ValueError, OverflowError):
         raise ValueError(f"{t}: {name} must be an int (or a str or float int() takes), got "
-                         f"{_show(value)}") from None
+                         f"{short_repr(value)}") from None
 
 
 def _check_text(t: str, name: str, value: Any, limit: int) -> None:
     """``value`` as a str of valid Unicode of at most ``limit`` characters, else ValueError."""
     if not isinstance(value, str):
-        raise ValueError(f"{t}: {name} must be a str, got {_show(value)}")
+        raise ValueError(f"{t}: {name} must be a str, got {short_repr(value)}")
     if len(value) > limit:
         raise ValueError(f"{t}: {name} longer than {limit} characters ({len(value)}): "
-                         f"{_show(value)}")
-    bad = None if value.isascii() else _SURROGATE.search(value)
+                         f"{short_repr(value)}")
+    bad = None if value.isascii() else SURROGATE.search(value)
     if bad is not None:
         raise ValueError(f"{t}: {name} is not valid Unicode (a lone surrogate, "
-                         f"U+{ord(bad.group()):04X}, at {bad.start()}): {_show(value)}")
+                         f"U+{ord(bad.group()):04X}, at {bad.start()}): {short_repr(value)}")
 
 
 def _check_choice(t: str, name: str, value: Any, choices: tuple[str, ...]) -> None:
@@ -535,7 +358,7 @@ def _check_choice(t: str, name: str, value: Any, choices: tuple[str, ...]) -> No
     if value is None:
         raise ValueError(f"{t} needs {name} in {list(choices)}, got None")
     if not (isinstance(value, str) and value in choices):
-        raise ValueError(f"{t}: {name} must be one of {list(choices)}, got {_show(value)}")
+        raise ValueError(f"{t}: {name} must be one of {list(choices)}, got {short_repr(value)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -581,15 +404,16 @@ class Action:
         t = self.action_type
         if not (isinstance(t, str) and t in JSON_ACTION_TYPES):
             raise ValueError(
-                f"unknown action_type {_show(t)}; expected one of {list(JSON_ACTION_TYPES)}")
+                f"unknown action_type {short_repr(t)}; expected one of {list(JSON_ACTION_TYPES)}")
         has_index = self.index is not None
         has_point = self.x is not None or self.y is not None
         if has_index and has_point:
             raise ValueError(f"{t}: give either index or x, y, never both (got index="
-                             f"{_show(self.index)}, x={_show(self.x)}, y={_show(self.y)})")
+                             f"{short_repr(self.index)}, x={short_repr(self.x)}, "
+                             f"y={short_repr(self.y)})")
         if has_point and (self.x is None or self.y is None):
             raise ValueError(f"{t}: x and y must be given together "
-                             f"(got x={_show(self.x)}, y={_show(self.y)})")
+                             f"(got x={short_repr(self.x)}, y={short_repr(self.y)})")
         if has_index:
             _check_int(t, "index", self.index, MAX_ELEMENTS, "")
         if has_point:
@@ -599,8 +423,8 @@ class Action:
             raise ValueError(f"{t} needs a target: index or x, y")
         if (t not in TARGETED and t not in OPTIONALLY_TARGETED and t != "unknown"
                 and (has_index or has_point)):
-            raise ValueError(f"{t} takes no target (got index={_show(self.index)}, "
-                             f"x={_show(self.x)}, y={_show(self.y)})")
+            raise ValueError(f"{t} takes no target (got index={short_repr(self.index)}, "
+                             f"x={short_repr(self.x)}, y={short_repr(self.y)})")
         if self.text is not None:
             _check_text(t, "text", self.text, MAX_TEXT)
         elif t in ("input_text", "answer"):
@@ -609,13 +433,13 @@ class Action:
             _check_text(t, "app_name", self.app_name, MAX_APP_NAME)
         if t == "open_app" and not (self.app_name and self.app_name.strip()):
             raise ValueError(f"open_app needs app_name (a non-blank str), "
-                             f"got {_show(self.app_name)}")
+                             f"got {short_repr(self.app_name)}")
         if t in ("scroll", "swipe") or self.direction is not None:
             _check_choice(t, "direction", self.direction, DIRECTIONS)
         if t == "status" or self.goal_status is not None:
             _check_choice(t, "goal_status", self.goal_status, GOAL_STATUSES)
         if self.clear_text is not None and not isinstance(self.clear_text, (bool, np.bool_)):
-            raise ValueError(f"{t}: clear_text must be a bool, got {_show(self.clear_text)}")
+            raise ValueError(f"{t}: clear_text must be a bool, got {short_repr(self.clear_text)}")
 
     # -- conversions --------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -657,14 +481,14 @@ class Action:
         known = {f.name for f in dataclasses.fields(cls)}
         extra = [k for k in data if k not in known and k != "keycode"]
         if extra:
-            raise ValueError(f"unknown action fields {sorted(map(_show, extra))}; "
+            raise ValueError(f"unknown action fields {sorted(map(short_repr, extra))}; "
                              f"known: {sorted(known)}")
         if data.get("action_type") is None:
             raise ValueError("action has no action_type (missing or None)")
         keycode = data.get("keycode")
         if keycode is not None and not (isinstance(keycode, str)
                                         and keycode.startswith("KEYCODE_")):
-            raise ValueError(f"Invalid keycode: {_show(keycode)} (must start with KEYCODE_)")
+            raise ValueError(f"Invalid keycode: {short_repr(keycode)} (must start with KEYCODE_)")
         kwargs = {k: v for k, v in data.items() if k in known and v is not None}
         for k in ("index", "x", "y"):
             if k in kwargs:
@@ -692,11 +516,11 @@ class Action:
         fields = _NUMERIC.spaces
         extra = [k for k in sample if k not in fields]
         if extra:
-            raise ValueError(f"unknown numeric action fields {sorted(map(_show, extra))}; "
+            raise ValueError(f"unknown numeric action fields {sorted(map(short_repr, extra))}; "
                              f"known: {list(fields)}")
         for key, value in sample.items():
             if not _in_space(fields[key], value):
-                raise ValueError(f"numeric action field {key}={_show(value)} is outside the "
+                raise ValueError(f"numeric action field {key}={short_repr(value)} is outside the "
                                  f"action space: expected {_expected(fields[key])}")
         missing = [k for k in fields if k not in sample]
         if missing:
@@ -747,180 +571,6 @@ class Action:
         raise ValueError(
             f"an action must be an Action, a dict or JSON text, got {type(action).__name__}"
         )
-
-
-# -- UI elements ----------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class BoundingBox:
-    """A box; pixels for ``bbox_pixels``, fractions of the screen for ``bbox``."""
-
-    x_min: float
-    x_max: float
-    y_min: float
-    y_max: float
-
-    @property
-    def center(self) -> tuple[float, float]:
-        return (self.x_min + self.x_max) / 2.0, (self.y_min + self.y_max) / 2.0
-
-    @property
-    def width(self) -> float:
-        return self.x_max - self.x_min
-
-    @property
-    def height(self) -> float:
-        return self.y_max - self.y_min
-
-
-@dataclasses.dataclass(frozen=True)
-class UIElement:
-    """One element of the screen, with AndroidWorld's ``representation_utils.UIElement``
-    fields, in its order. From a dump, ``resource_name`` and ``resource_id`` both hold the
-    node's ``resource-id`` (AndroidWorld's a11y forest fills the first, its XML reader the
-    second); ``tooltip`` and ``metadata`` are never filled by a dump, as in AndroidWorld."""
-
-    text: str | None = None
-    content_description: str | None = None
-    class_name: str | None = None
-    bbox: BoundingBox | None = None
-    bbox_pixels: BoundingBox | None = None
-    hint_text: str | None = None
-    is_checked: bool | None = None
-    is_checkable: bool | None = None
-    is_clickable: bool | None = None
-    is_editable: bool | None = None
-    is_enabled: bool | None = None
-    is_focused: bool | None = None
-    is_focusable: bool | None = None
-    is_long_clickable: bool | None = None
-    is_scrollable: bool | None = None
-    is_selected: bool | None = None
-    is_visible: bool | None = None
-    package_name: str | None = None
-    resource_name: str | None = None
-    tooltip: str | None = None
-    resource_id: str | None = None
-    metadata: dict[str, Any] | None = None
-
-    def describe(self) -> str:
-        """A short label: text, hint, description, or the resource name."""
-        for v in (self.text, self.hint_text, self.content_description):
-            if v:
-                return v
-        if self.resource_id:
-            return self.resource_id.rsplit("/", 1)[-1]
-        return self.class_name or ""
-
-
-_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
-_EDITABLE = ("EditText", "AutoCompleteTextView")
-
-
-def parse_bounds(text: str) -> tuple[int, int, int, int]:
-    """``"[x1,y1][x2,y2]"`` -> (x1, y1, x2, y2); ``ValueError`` if malformed."""
-    m = _BOUNDS.fullmatch(text.strip())
-    if not m:
-        raise ValueError(f"malformed bounds {text!r}; expected '[x1,y1][x2,y2]'")
-    x1, y1, x2, y2 = (int(g) for g in m.groups())
-    return x1, y1, x2, y2
-
-
-#: The element lists AndroidWorld builds: ``forest`` (its default, ``forest_to_ui_elements``
-#: over the accessibility forest: leaves, nodes with a content description and scrollable
-#: nodes) and ``xml_dump`` (``xml_dump_to_ui_elements``: every node but the root).
-ELEMENT_MODES = ("forest", "xml_dump")
-
-
-def parse_ui_elements(
-    xml: str, screen_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT),
-    mode: str = "forest",
-) -> list[UIElement]:
-    """Parse ``uiautomator dump`` XML into the indexed element list.
-
-    ``mode="forest"`` (the default, and what every PhoneWorld index means) keeps
-    AndroidWorld's default filter: leaves, nodes with a content description, and scrollable
-    nodes, in document order, with its field values (empty strings are ``None``, ``bbox`` is
-    normalised by ``screen_size``, ``is_visible`` is true unless the node says
-    ``visible-to-user="false"``). ``mode="xml_dump"`` gives the list AndroidWorld's
-    ``xml_dump_to_ui_elements`` gives for the same XML: every node but the root, ``bbox`` in
-    pixels, strings as written, ``is_editable`` and ``hint_text`` unset. Works the same on real
-    phones and on PhoneWorld.
-    """
-    from phoneworld_gym.ui.dump import indexed_nodes  # the one element filter
-
-    if mode not in ELEMENT_MODES:
-        raise ValueError(f"mode must be one of {ELEMENT_MODES}, got {mode!r}")
-    try:
-        root = ET.fromstring(xml)
-    except ET.ParseError as e:
-        raise ValueError(f"accessibility XML is malformed: {e}") from None
-    if mode == "xml_dump":
-        return _xml_dump_elements(root)
-    w, h = screen_size
-    out: list[UIElement] = []
-
-    def flag(n: ET.Element, k: str) -> bool:
-        return n.get(k) == "true"
-
-    for node, _ in indexed_nodes(root):
-        desc = node.get("content-desc") or None
-        x1, y1, x2, y2 = parse_bounds(node.get("bounds", "[0,0][0,0]"))
-        cls = node.get("class") or None
-        rid = node.get("resource-id") or None
-        out.append(
-            UIElement(
-                text=node.get("text") or None,
-                content_description=desc,
-                class_name=cls,
-                bbox=BoundingBox(x1 / w, x2 / w, y1 / h, y2 / h),
-                bbox_pixels=BoundingBox(x1, x2, y1, y2),
-                hint_text=node.get("hint") or None,
-                is_checked=flag(node, "checked"),
-                is_checkable=flag(node, "checkable"),
-                is_clickable=flag(node, "clickable"),
-                is_editable=bool(cls and cls.endswith(_EDITABLE)),
-                is_enabled=flag(node, "enabled"),
-                is_focused=flag(node, "focused"),
-                is_focusable=flag(node, "focusable"),
-                is_long_clickable=flag(node, "long-clickable"),
-                is_scrollable=flag(node, "scrollable"),
-                is_selected=flag(node, "selected"),
-                is_visible=node.get("visible-to-user") != "false",
-                package_name=node.get("package") or None,
-                resource_name=rid,
-                resource_id=rid,
-            )
-        )
-    return out
-
-
-def _xml_dump_elements(root: ET.Element) -> list[UIElement]:
-    """AndroidWorld's ``xml_dump_to_ui_elements``: every node below the root, as written."""
-    out: list[UIElement] = []
-    for node in root.iter("node"):
-        if node is root:
-            continue
-        bounds = node.get("bounds")
-        box = None
-        if bounds:
-            x1, y1, x2, y2 = parse_bounds(bounds)
-            box = BoundingBox(x1, x2, y1, y2)
-        out.append(UIElement(
-            text=node.get("text"), content_description=node.get("content-desc"),
-            class_name=node.get("class"), bbox=box, bbox_pixels=box,
-            is_checked=node.get("checked") == "true",
-            is_checkable=node.get("checkable") == "true",
-            is_clickable=node.get("clickable") == "true",
-            is_enabled=node.get("enabled") == "true",
-            is_focused=node.get("focused") == "true",
-            is_focusable=node.get("focusable") == "true",
-            is_long_clickable=node.get("long-clickable") == "true",
-            is_scrollable=node.get("scrollable") == "true",
-            is_selected=node.get("selected") == "true",
-            package_name=node.get("package"), resource_id=node.get("resource-id"),
-            is_visible=True,
-        ))
-    return out
 
 
 @dataclasses.dataclass(frozen=True)
