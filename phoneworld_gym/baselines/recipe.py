@@ -797,6 +797,204 @@ def read_walls(path: Path, log: Callable[[str], None]) -> dict[str, float]:
 
 
 # -- the run --------------------------------------------------------------------------------
+class RecipeRun:
+    """One run of the recipe into ``out``: each stage a method, in the order :meth:`run` calls
+    them, sharing the stage cache, the wall-clock book and what the report collects."""
+
+    def __init__(self, cfg: RecipeConfig, out: Path, log: Callable[[str], None]):
+        self.cfg, self.out, self.log = cfg, out, log
+        self.cache = StageCache(out, cfg)
+        self.walls: dict[str, float] = {}
+        # a reused stage keeps the time it took when it ran (listed under "reused")
+        self.walls_file = out / "stages" / "walls.json"
+        self.earlier = read_walls(self.walls_file, log)
+        self.reused: list[str] = []
+        self.records: list[EvalRecord] = []
+        self.meta: dict[str, Any] = {"config": cfg.raw, "wall_seconds": self.walls}
+        self.curves: dict[str, dict[str, list[float]]] = {"sft_loss": {}, "rl_reward": {},
+                                                          "rl_success": {}}
+        self.start = time.time()
+
+    # -- bookkeeping -------------------------------------------------------------------------
+    def timed(self, name: str, t0: float) -> None:
+        """Stage ``name`` ran since ``t0``: log and keep its time."""
+        self.walls[name] = round(time.time() - t0, 1)
+        self.log(f"[{name}] {self.walls[name]:.0f} s (total {time.time() - self.start:.0f} s)")
+        self.walls_file.parent.mkdir(parents=True, exist_ok=True)
+        self.walls_file.write_text(json.dumps({**self.earlier, **self.walls}, indent=1))
+
+    def kept(self, name: str) -> None:
+        """Stage ``name`` was reused: it keeps the time it took when it ran."""
+        if name in self.earlier:
+            self.walls[name] = self.earlier[name]
+            self.reused.append(name)
+
+    # -- stages ------------------------------------------------------------------------------
+    def evaluate(self, stage: str, path: Path) -> None:
+        """The evaluation of checkpoint ``path`` (reused when its config is unchanged)."""
+        from phoneworld_gym.baselines.lm_agent import LocalModel
+
+        cfg = self.cfg
+        cached = self.cache.evals(stage)
+        if cached is not None:
+            self.log(f"[eval_{stage}] reused ({len(cached)} episodes, same config)")
+            self.kept(f"eval_{stage}")
+            self.records.extend(cached)
+            return
+        t0 = time.time()
+        lm = LocalModel.load(path, device=cfg.device)  # loaded once, a fresh agent per episode
+        done = evaluate_policy(stage, lambda: make_lm_agent(
+            lm, temperature=0.0, max_new_tokens=cfg.eval_max_new_tokens,
+            seed=cfg.seed, device=cfg.device, decoding=cfg.decoding), cfg, self.log)
+        self.cache.save(stage, evals=done)
+        self.records.extend(done)
+        self.timed(f"eval_{stage}", t0)
+
+    def evaluate_random(self) -> None:
+        """The random baseline's evaluation (``eval_random``)."""
+        cfg = self.cfg
+        cached = self.cache.evals("random")
+        if cached is None:
+            t0 = time.time()
+            counter = iter(range(10**9))
+            cached = evaluate_policy(
+                "random", lambda: RandomLM(cfg.seed + next(counter),
+                                           candidates=cfg.decoding != "free"), cfg, self.log)
+            self.cache.save("random", evals=cached)
+            self.timed("eval_random", t0)
+        else:
+            self.log(f"[eval_random] reused ({len(cached)} episodes, same config)")
+            self.kept("eval_random")
+        self.records.extend(cached)
+
+    def demos(self) -> tuple[Path, dict[str, Any]]:
+        """Stage 0: the base model and the demonstrations (their datasets by world)."""
+        t0 = time.time()
+        base = build_model(self.cfg, self.out)
+        collected: list[int] = []
+        data = collect_demos(self.cfg, self.out, self.log, collected)
+        if any(collected) or "demos" not in self.earlier:
+            self.timed("demos", t0)
+        else:
+            self.kept("demos")
+        return base, data
+
+    def sft(self, base: Path, data: dict[str, Any], tokenizer: Any) -> Path:
+        """Stage 1: SFT on the mixed demonstrations; its checkpoint folder."""
+        from transformers import AutoModelForCausalLM
+
+        from phoneworld_gym.baselines.data import mix
+        from phoneworld_gym.baselines.sft import sft_examples, train_sft
+
+        cfg = self.cfg
+        t0 = time.time()
+        sft_dir = self.out / "checkpoints" / "sft"
+        sft_record = self.cache.record("sft", sft_dir)
+        if sft_record is None:
+            model = AutoModelForCausalLM.from_pretrained(base, local_files_only=True)
+            ratios = {k: v for k, v in cfg.demo_ratios.items() if k in data}
+            mixture = mix(data, ratios, seed=cfg.seed)
+            examples = sft_examples(mixture, tokenizer.eos_token, prompt_text=make_lm_agent(
+                (model, tokenizer), temperature=0.0, max_new_tokens=1, seed=0).lm.prompt_text)
+            sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft, log=self.log)
+            by_source = list(examples["source"])
+            sft_record["by_source"] = {s: by_source.count(s) for s in set(by_source)}
+            self.cache.save("sft", record=sft_record)
+            self.timed("sft", t0)
+        else:
+            self.log(f"[sft] reused {sft_dir} (same config)")
+            self.kept("sft")
+        self.meta["sft"] = sft_record
+        self.curves["sft_loss"]["sft"] = sft_record["loss"]
+        self.evaluate("sft", sft_dir)
+        return sft_dir
+
+    def plan(self) -> list[tuple[str, str]]:
+        """The RL stages (name, kind): real, mixed, and the real-only control if asked for."""
+        plan = [("real_rl", "real"), ("mixed_rl", "mixed")]
+        if self.cfg.compare_real_only:
+            plan.append(("real_rl_more", "control"))
+        return plan
+
+    def rl_stages(self, sft_dir: Path, tokenizer: Any, reward_fn: Any) -> None:
+        """Stages 2 and 3 (and the control): RL, each from the previous checkpoint."""
+        from transformers import AutoModelForCausalLM
+
+        from phoneworld_gym.baselines.sft import save
+
+        cfg, out = self.cfg, self.out
+        previous = sft_dir
+        ref = None
+        for number, (stage, kind) in enumerate(self.plan(), 1):
+            t0 = time.time()
+            weights, settings = cfg.stages["real" if kind == "control" else kind]
+            if kind == "control":  # real-only from the real-RL checkpoint, the mixed budget
+                weights = cfg.stages["real"][0]
+                settings = dataclasses.replace(cfg.stages["mixed"][1])
+                start_from = out / "checkpoints" / "real_rl"
+            else:
+                start_from = previous
+            path = out / "checkpoints" / stage
+            done = self.cache.record(stage, path)
+            if done is None:
+                if settings.kl_coef > 0 and ref is None:
+                    ref = AutoModelForCausalLM.from_pretrained(sft_dir, local_files_only=True)
+                    ref = ref.to(cfg.device).eval()  # type: ignore[arg-type]
+                model = AutoModelForCausalLM.from_pretrained(start_from, local_files_only=True)
+                model = model.to(cfg.device)  # type: ignore[arg-type]
+                history = rl_stage(stage, model, tokenizer, ref, cfg, weights, settings,
+                                   reward_fn, cfg.seed + number, self.log)
+                save(model, tokenizer, path)
+                done = {"weights": weights, "settings": dataclasses.asdict(settings),
+                        "history": history}
+                self.cache.save(stage, record=done)
+                self.timed(stage, t0)
+            else:
+                self.log(f"[{stage}] reused {path} (same config)")
+                self.kept(stage)
+            history = done["history"]
+            self.meta[stage] = done
+            self.curves["rl_reward"][stage] = [h["reward"] for h in history]
+            self.curves["rl_success"][stage] = [h["success"] for h in history]
+            self.evaluate(stage, path)
+            if kind != "control":
+                previous = path
+
+    def step_accuracy(self, sft_dir: Path) -> None:
+        """Each stage's step accuracy on held-out oracle demonstrations."""
+        t0 = time.time()
+        checkpoints = {"sft": sft_dir} | {s: self.out / "checkpoints" / s for s, _ in self.plan()}
+        self.meta["step_accuracy"] = step_check(self.cfg, self.out, checkpoints, self.log)
+        self.timed("step_check", t0)
+
+    def report(self) -> dict[str, Any]:
+        """Write the report; returns its document."""
+        self.walls["total"] = round(time.time() - self.start, 1)  # this run's, reused not counted
+        if self.reused:
+            self.meta["reused"] = self.reused
+        stages = (["random"] if self.cfg.eval_random else []) + ["sft"] + \
+            [s for s, _ in self.plan()]
+        doc = write_report(self.records, self.out, stages=stages,
+                           title="PhoneWorld recipe report", meta=self.meta, curves=self.curves)
+        self.log(f"report: {self.out / 'report.md'} ({self.walls['total']:.0f} s in all)")
+        return doc
+
+    def run(self) -> dict[str, Any]:
+        """Every stage in order, then the report."""
+        from transformers import AutoTokenizer
+
+        reward_fn = make_reward(self.cfg)  # first: a reward that cannot be made fails at once
+        if self.cfg.eval_random:
+            self.evaluate_random()
+        base, data = self.demos()
+        tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
+        sft_dir = self.sft(base, data, tokenizer)
+        self.rl_stages(sft_dir, tokenizer, reward_fn)
+        if self.cfg.step_check:
+            self.step_accuracy(sft_dir)
+        return self.report()
+
+
 def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = print
         ) -> dict[str, Any]:
     """Run every stage and write the report; returns the report document.
@@ -804,10 +1002,6 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     A rerun into the same ``out_dir`` reuses every stage (checkpoint, record, evaluation)
     whose config is unchanged, and redoes the first changed stage and everything after it."""
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from phoneworld_gym.baselines.data import mix
-    from phoneworld_gym.baselines.sft import save, sft_examples, train_sft
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if cfg.torch_threads:
@@ -816,149 +1010,7 @@ def run(cfg: RecipeConfig, out_dir: str | Path, log: Callable[[str], None] = pri
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.raw, indent=1, default=str))
-    reward_fn = make_reward(cfg)
-    cache = StageCache(out, cfg)
-    walls: dict[str, float] = {}
-    # a reused stage keeps the time it took when it ran (listed under "reused")
-    walls_file = out / "stages" / "walls.json"
-    earlier = read_walls(walls_file, log)
-    reused: list[str] = []
-    records: list[EvalRecord] = []
-    meta: dict[str, Any] = {"config": cfg.raw, "wall_seconds": walls}
-    curves: dict[str, dict[str, list[float]]] = {"sft_loss": {}, "rl_reward": {},
-                                                  "rl_success": {}}
-    start = time.time()
-
-    def timed(name: str, t0: float) -> None:
-        walls[name] = round(time.time() - t0, 1)
-        log(f"[{name}] {walls[name]:.0f} s (total {time.time() - start:.0f} s)")
-        walls_file.parent.mkdir(parents=True, exist_ok=True)
-        walls_file.write_text(json.dumps({**earlier, **walls}, indent=1))
-
-    def kept(name: str) -> None:
-        if name in earlier:
-            walls[name] = earlier[name]
-            reused.append(name)
-
-    def evaluate(stage: str, path: Path) -> None:
-        from phoneworld_gym.baselines.lm_agent import LocalModel
-
-        cached = cache.evals(stage)
-        if cached is not None:
-            log(f"[eval_{stage}] reused ({len(cached)} episodes, same config)")
-            kept(f"eval_{stage}")
-            records.extend(cached)
-            return
-        t0 = time.time()
-        lm = LocalModel.load(path, device=cfg.device)  # loaded once, a fresh agent per episode
-        done = evaluate_policy(stage, lambda: make_lm_agent(
-            lm, temperature=0.0, max_new_tokens=cfg.eval_max_new_tokens,
-            seed=cfg.seed, device=cfg.device, decoding=cfg.decoding), cfg, log)
-        cache.save(stage, evals=done)
-        records.extend(done)
-        timed(f"eval_{stage}", t0)
-
-    if cfg.eval_random:
-        cached = cache.evals("random")
-        if cached is None:
-            t0 = time.time()
-            counter = iter(range(10**9))
-            cached = evaluate_policy(
-                "random", lambda: RandomLM(cfg.seed + next(counter),
-                                           candidates=cfg.decoding != "free"), cfg, log)
-            cache.save("random", evals=cached)
-            timed("eval_random", t0)
-        else:
-            log(f"[eval_random] reused ({len(cached)} episodes, same config)")
-            kept("eval_random")
-        records.extend(cached)
-
-    # 0: demonstrations
-    t0 = time.time()
-    base = build_model(cfg, out)
-    collected: list[int] = []
-    data = collect_demos(cfg, out, log, collected)
-    if any(collected) or "demos" not in earlier:
-        timed("demos", t0)
-    else:
-        kept("demos")
-
-    # 1: SFT
-    t0 = time.time()
-    tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
-    sft_dir = out / "checkpoints" / "sft"
-    sft_record = cache.record("sft", sft_dir)
-    if sft_record is None:
-        model = AutoModelForCausalLM.from_pretrained(base, local_files_only=True)
-        ratios = {k: v for k, v in cfg.demo_ratios.items() if k in data}
-        mixture = mix(data, ratios, seed=cfg.seed)
-        examples = sft_examples(mixture, tokenizer.eos_token, prompt_text=make_lm_agent(
-            (model, tokenizer), temperature=0.0, max_new_tokens=1, seed=0).lm.prompt_text)
-        sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft, log=log)
-        by_source = list(examples["source"])
-        sft_record["by_source"] = {s: by_source.count(s) for s in set(by_source)}
-        cache.save("sft", record=sft_record)
-        timed("sft", t0)
-    else:
-        log(f"[sft] reused {sft_dir} (same config)")
-        kept("sft")
-    meta["sft"] = sft_record
-    curves["sft_loss"]["sft"] = sft_record["loss"]
-    evaluate("sft", sft_dir)
-
-    # 2 and 3: RL stages, each from the previous checkpoint
-    plan = [("real_rl", "real"), ("mixed_rl", "mixed")]
-    if cfg.compare_real_only:
-        plan.append(("real_rl_more", "control"))
-    previous = sft_dir
-    ref = None
-    for number, (stage, kind) in enumerate(plan, 1):
-        t0 = time.time()
-        weights, settings = cfg.stages["real" if kind == "control" else kind]
-        if kind == "control":  # real-only from the real-RL checkpoint, the mixed stage's budget
-            weights = cfg.stages["real"][0]
-            settings = dataclasses.replace(cfg.stages["mixed"][1])
-            start_from = out / "checkpoints" / "real_rl"
-        else:
-            start_from = previous
-        path = out / "checkpoints" / stage
-        done = cache.record(stage, path)
-        if done is None:
-            if settings.kl_coef > 0 and ref is None:
-                ref = AutoModelForCausalLM.from_pretrained(sft_dir, local_files_only=True)
-                ref = ref.to(cfg.device).eval()  # type: ignore[arg-type]
-            model = AutoModelForCausalLM.from_pretrained(start_from, local_files_only=True)
-            model = model.to(cfg.device)  # type: ignore[arg-type]
-            history = rl_stage(stage, model, tokenizer, ref, cfg, weights, settings, reward_fn,
-                               cfg.seed + number, log)
-            save(model, tokenizer, path)
-            done = {"weights": weights, "settings": dataclasses.asdict(settings),
-                    "history": history}
-            cache.save(stage, record=done)
-            timed(stage, t0)
-        else:
-            log(f"[{stage}] reused {path} (same config)")
-            kept(stage)
-        history = done["history"]
-        meta[stage] = done
-        curves["rl_reward"][stage] = [h["reward"] for h in history]
-        curves["rl_success"][stage] = [h["success"] for h in history]
-        evaluate(stage, path)
-        if kind != "control":
-            previous = path
-    if cfg.step_check:
-        t0 = time.time()
-        checkpoints = {"sft": sft_dir} | {s: out / "checkpoints" / s for s, _ in plan}
-        meta["step_accuracy"] = step_check(cfg, out, checkpoints, log)
-        timed("step_check", t0)
-    walls["total"] = round(time.time() - start, 1)  # this run's, reused stages not counted
-    if reused:
-        meta["reused"] = reused
-    stages = (["random"] if cfg.eval_random else []) + ["sft"] + [s for s, _ in plan]
-    doc = write_report(records, out, stages=stages, title="PhoneWorld recipe report",
-                       meta=meta, curves=curves)
-    log(f"report: {out / 'report.md'} ({walls['total']:.0f} s in all)")
-    return doc
+    return RecipeRun(cfg, out, log).run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
