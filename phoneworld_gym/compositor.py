@@ -14,8 +14,9 @@ from typing import Any
 
 from PIL import Image as PILImage
 
-from phoneworld_gym.app import Ctx, Page, activity_ctx, resolve_screen
+from phoneworld_gym.app import Page, resolve_screen
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
+from phoneworld_gym.ctx import Ctx, activity_ctx
 from phoneworld_gym.host import FrameHost
 from phoneworld_gym.screen import Screen
 from phoneworld_gym.system import chrome, intents, launcher, realism

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from phoneworld_gym.app import App, Ctx
+from phoneworld_gym.app import App
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.world import LAUNCHER, World
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -207,7 +208,7 @@ def test_checker_catches_each_app_import(snippet, package):
 
 
 @pytest.mark.parametrize("snippet", [
-    "from phoneworld_gym.app import Ctx",  # the app framework, not an app
+    "from phoneworld_gym.ctx import Ctx",  # the app framework, not an app
     "from phoneworld_gym.system import settings",
     "from . import widgets as w",
     "import phoneworld_gym.appdoc",

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from phoneworld_gym import app as app_module
-from phoneworld_gym.app import App, Ctx, register_app
+from phoneworld_gym.app import App, register_app
 from phoneworld_gym.contract import Action
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.life import Life
 from phoneworld_gym.oracle import find
 from phoneworld_gym.phone import PhoneWorldDevice

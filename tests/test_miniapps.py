@@ -8,8 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from phoneworld_gym.app import Ctx, activity_ctx, get_app
+from phoneworld_gym.app import get_app
 from phoneworld_gym.contract import Action
+from phoneworld_gym.ctx import Ctx, activity_ctx
 from phoneworld_gym.oracle import find, tap, type_into
 from phoneworld_gym.phone import PhoneWorldDevice
 

@@ -35,8 +35,9 @@ from typing import Any, ClassVar
 import numpy as np
 from PIL import Image as PILImage
 
-from phoneworld_gym.app import _APPS, App, Ctx, Page, get_app, register_app
+from phoneworld_gym.app import _APPS, App, Page, get_app, register_app
 from phoneworld_gym.contract import SCREEN_HEIGHT, SCREEN_WIDTH
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.life import Life
 from phoneworld_gym.reconstruct.recording import Recording
 from phoneworld_gym.reconstruct.tree import OUTSIDE, Box, Node

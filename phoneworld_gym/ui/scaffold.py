@@ -17,7 +17,7 @@ from phoneworld_gym.ui.view import Color, Handler, Icon, Row, Text, View
 from phoneworld_gym.ui.widgets import Theme
 
 if TYPE_CHECKING:  # the app framework builds on the UI toolkit, not the other way round
-    from phoneworld_gym.app import Ctx
+    from phoneworld_gym.ctx import Ctx
 
 #: one bottom-navigation destination: (icon glyph, label, destination). The destination is a
 #: screen name, or whatever the ``to`` of :func:`tab_nav` takes (a tab argument, a state key)

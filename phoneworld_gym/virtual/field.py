@@ -54,8 +54,9 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.app import App, Ctx
+from phoneworld_gym.app import App
 from phoneworld_gym.contract import Action, parse_ui_elements
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.phone import PhoneWorldDevice, Screen, app_seed
 from phoneworld_gym.system import realism
 from phoneworld_gym.ui import widgets as w

@@ -7,8 +7,8 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.bank import store as bs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.bank import store as bs
 from phoneworld_gym.apps.bank.parts import (
     AMOUNT_RANGES,
@@ -28,6 +28,7 @@ from phoneworld_gym.apps.bank.parts import (
     nav,
     txn_row,
 )
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.sheets import bottom_sheet

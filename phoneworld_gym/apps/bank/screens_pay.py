@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.bank import store as bs
 from phoneworld_gym.apps.bank.parts import (
     GREEN,
@@ -25,6 +25,7 @@ from phoneworld_gym.apps.bank.parts import (
     header,
     nav,
 )
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import (
     Column,

@@ -4,8 +4,9 @@ receipt with "Share to chat", and past rides."""
 
 from __future__ import annotations
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.bike import store as bk
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp

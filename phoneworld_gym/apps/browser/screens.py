@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.browser import sites
 from phoneworld_gym.apps.browser import store as bs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.system import intents
 from phoneworld_gym.system.chrome import STATUS_BAR_H
 from phoneworld_gym.ui import widgets as w

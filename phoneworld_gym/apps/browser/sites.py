@@ -10,8 +10,8 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
-from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.browser import store as bs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.controls import radio_group

@@ -10,8 +10,9 @@ import datetime as dt
 import re
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.calendar import store as cs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls, pickers, sheets
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Color, Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp

@@ -9,9 +9,10 @@ from typing import Any
 
 from PIL import Image as PILImage
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.camera import scenes
 from phoneworld_gym.apps.camera import store as cs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls as c
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Picture, Row, Stack, Text, View, dp

@@ -11,8 +11,9 @@ from typing import Any
 
 from PIL import Image as PILImage
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.chat import store as cs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import (

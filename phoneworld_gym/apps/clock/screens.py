@@ -9,8 +9,9 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.clock import store as cs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls as c
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav

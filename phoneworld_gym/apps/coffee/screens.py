@@ -4,8 +4,9 @@ one), checkout with payment, the order
 
 from __future__ import annotations
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.coffee import store as cf
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp

@@ -8,8 +8,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.files import store as fs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls, sheets
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp

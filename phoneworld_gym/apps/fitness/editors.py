@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.fitness import store as fs
 from phoneworld_gym.apps.fitness.screens import TEAL, clock_text
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.food import store as fs
 from phoneworld_gym.apps.food import widgets as fw
 from phoneworld_gym.apps.food.catalogue import RESTAURANTS, SIZES, Dish
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import controls
 from phoneworld_gym.ui import widgets as w

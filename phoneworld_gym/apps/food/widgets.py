@@ -7,9 +7,9 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.food import store as fs
 from phoneworld_gym.apps.food.catalogue import RESTAURANTS
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import Column, Icon, Image, Row, Text, View, dp

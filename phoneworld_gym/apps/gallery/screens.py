@@ -11,10 +11,11 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.gallery import pictures
 from phoneworld_gym.apps.gallery import store as gs
 from phoneworld_gym.apps.gallery import widgets as gw
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import sheets
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav

@@ -8,10 +8,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.maps import canvas
 from phoneworld_gym.apps.maps import store as ms
 from phoneworld_gym.apps.maps import widgets as mw
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.controls import checkbox

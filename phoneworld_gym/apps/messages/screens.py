@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.messages import store as ms
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Stack, Text, View, dp

@@ -7,9 +7,9 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.music import store as ms
 from phoneworld_gym.apps.music.catalogue import ALBUMS, ARTIST_BY_ID, SONGS
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.sheets import bottom_sheet

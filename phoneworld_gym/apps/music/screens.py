@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.music import parts
 from phoneworld_gym.apps.music import store as ms
 from phoneworld_gym.apps.music.catalogue import (
@@ -18,6 +18,7 @@ from phoneworld_gym.apps.music.catalogue import (
     clock,
     total_label,
 )
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.music import parts
 from phoneworld_gym.apps.music import store as ms
 from phoneworld_gym.apps.music.catalogue import SONGS, clock, total_label
 from phoneworld_gym.apps.music.screens import _header, _play_row, _player, _top_bar
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.sheets import bottom_sheet

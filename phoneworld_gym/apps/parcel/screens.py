@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.parcel import store as pc
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Icon, Row, Scroll, Text, View, dp

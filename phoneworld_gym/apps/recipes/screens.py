@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.recipes import store as rs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav

@@ -10,9 +10,10 @@ import datetime as dt
 import functools
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.rides import canvas
 from phoneworld_gym.apps.rides import store as rs
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav

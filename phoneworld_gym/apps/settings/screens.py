@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from phoneworld_gym.app import Ctx, Page, all_apps
+from phoneworld_gym.app import Page, all_apps
 from phoneworld_gym.apps.settings import store as ss
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls as c
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Divider, Handler, Icon, Row, Scroll, Text, View, dp

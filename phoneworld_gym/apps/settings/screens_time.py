@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.settings import store as ss
 from phoneworld_gym.apps.settings.screens import _header, _info, _on, _page, _settings, local_now
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls as c
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Divider, Handler, Row, Text, View, dp

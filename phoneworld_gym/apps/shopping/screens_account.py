@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.shopping import catalogue as cat
 from phoneworld_gym.apps.shopping import store as st
 from phoneworld_gym.apps.shopping.screens_cart import short_date
@@ -26,6 +26,7 @@ from phoneworld_gym.apps.shopping.screens_common import (
     tab_page,
     top_bar,
 )
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import (
     Column,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.shopping import catalogue as cat
 from phoneworld_gym.apps.shopping import store as st
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav
 from phoneworld_gym.ui.view import Column, Handler, Icon, Image, Row, Stack, Text, View, dp

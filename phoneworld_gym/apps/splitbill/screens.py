@@ -3,8 +3,8 @@ the result with each person's share and "Share to chat"."""
 
 from __future__ import annotations
 
-from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.splitbill import store as sb
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import mini_app_bar
 from phoneworld_gym.ui.view import Column, Handler, Icon, Row, Scroll, Text, View, dp

@@ -8,8 +8,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.todo import store as ts
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.sheets import bottom_sheet, swipe_to_dismiss

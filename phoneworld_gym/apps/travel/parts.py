@@ -7,9 +7,9 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from phoneworld_gym.app import Ctx
 from phoneworld_gym.apps.travel import store as ts
 from phoneworld_gym.apps.travel.catalogue import Hotel, rating_word
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Color, Column, Icon, Row, Text, View, dp
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.travel import store as ts
 from phoneworld_gym.apps.travel.catalogue import Hotel
 from phoneworld_gym.apps.travel.parts import (
@@ -27,6 +27,7 @@ from phoneworld_gym.apps.travel.parts import (
     stars,
     stay_label,
 )
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls, pickers
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.scaffold import tab_nav

@@ -6,7 +6,7 @@ share, cancel)."""
 
 from __future__ import annotations
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.travel import store as ts
 from phoneworld_gym.apps.travel.catalogue import Hotel, Room
 from phoneworld_gym.apps.travel.parts import (
@@ -26,6 +26,7 @@ from phoneworld_gym.apps.travel.parts import (
     stay_args,
     stay_label,
 )
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.system import intents
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.view import Column, Icon, Row, Scroll, Text, View, dp

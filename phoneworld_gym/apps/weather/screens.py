@@ -7,8 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from phoneworld_gym.app import Ctx, Page
+from phoneworld_gym.app import Page
 from phoneworld_gym.apps.weather import store as ws
+from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import controls
 from phoneworld_gym.ui import widgets as w
 from phoneworld_gym.ui.sheets import search_suggestions
