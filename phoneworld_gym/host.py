@@ -23,11 +23,14 @@ class Keyboard(Protocol):
 
 
 class Drawer(Protocol):
-    """The launcher's app drawer (the compositor's)."""
+    """What the input dispatcher asks the compositor: the launcher's app drawer, and whether
+    a runtime permission dialog covers the screen."""
 
     def home_showing(self) -> bool: ...
 
     def open_drawer(self) -> None: ...
+
+    def pending_permission(self) -> tuple[str, str] | None: ...
 
 
 class SystemKeys(Protocol):

@@ -56,8 +56,11 @@ class InputDispatcher:
             if w.toast["ttl"] <= 0:
                 w.toast = None
         d.touched()
-        # focus does not outlive its field (the screen changed under it)
-        if w.focus is not None and self.focused_field() is None:
+        # focus does not outlive its field (the screen changed under it), nor stay under a
+        # system window (the share sheet, a chooser, the shade, a permission dialog): the
+        # keyboard goes away and the dump shows that window alone
+        if w.focus is not None and (self.focused_field() is None or w.system_ui is not None
+                                    or w.shade or d.compositor.pending_permission() is not None):
             w.focus = None
             d.touched()
         return ""
