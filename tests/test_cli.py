@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -140,12 +139,10 @@ def test_the_console_script_reports_errors_the_same_way(args, code, named):
 
 def test_out_into_a_missing_folder_fails_before_the_replay(cmd, tmp_path):
     png = tmp_path / "missing" / "o.png"
-    start = time.monotonic()
     proc = cli(cmd, "oracle", "ShoppingCheckoutWithCard", "--out", str(png))
-    took = time.monotonic() - start
     assert_user_error(proc, 2, str(png.parent), "does not exist")
-    assert proc.stdout == ""  # no goal printed: the env was never reset
-    assert not png.parent.exists() and took < 10
+    assert proc.stdout == ""  # no goal printed: the env was never reset, nothing was played
+    assert not png.parent.exists()
 
 
 def test_out_into_an_unwritable_folder_fails(tmp_path, capsys, monkeypatch):
