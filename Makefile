@@ -35,7 +35,7 @@ demo: install
 
 lint: install
 	$(VENV)/bin/ruff check phoneworld_gym examples tests
-	$(VENV)/bin/mypy phoneworld_gym --exclude '^phoneworld_gym/baselines/'
+	$(VENV)/bin/mypy phoneworld_gym
 
 ## Lint, type-check, then the test suite.
 test: lint
