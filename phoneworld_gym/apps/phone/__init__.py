@@ -36,6 +36,7 @@ class PhoneApp(App):
                   on_primary_container=(4, 30, 73), surface=(255, 255, 255),
                   surface_container=(240, 244, 249), surface_high=(233, 238, 246))
     main_screen = "main"
+    shows_seconds = True  # the in-call timer counts seconds
     screens = {"main": screens.main, "dial": screens.dial, "call": screens.call,
                "details": screens.details, "blocked": screens.blocked}
     new_rows = {"phone/blocked": new_row({"number": GIVEN})}

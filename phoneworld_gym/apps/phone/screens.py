@@ -80,8 +80,9 @@ def duration_text(seconds: int) -> str:
 
 
 def start_call(ctx: Ctx, number: str) -> Handler:
-    """A handler that places a call to ``number`` (the in-call screen)."""
-    return ctx.go("call", number=number)
+    """A handler that places a call to ``number`` (the in-call screen, which counts from the
+    clock time of the tap)."""
+    return lambda: ctx.push("call", number=number, started=ctx.now)
 
 
 # -- main: tabs --------------------------------------------------------------------------------
@@ -331,7 +332,7 @@ def dial(ctx: Ctx) -> View:
         if not any(ch.isdigit() for ch in number):
             ctx.toast("Enter a number to call")
             return
-        ctx.push("call", number=number)
+        ctx.push("call", number=number, started=ctx.now)
 
     name = names(ctx).get(ps.digits_key(digits), "") if len(
         [ch for ch in digits if ch.isdigit()]) >= 7 else ""
@@ -360,10 +361,13 @@ def dial(ctx: Ctx) -> View:
 
 # -- a call ------------------------------------------------------------------------------------
 def call(ctx: Ctx) -> Page:
-    """The in-call screen: who, the elapsed time (the phone's clock is frozen, so it stays at
-    0:00), mute / keypad / speaker toggles and the red end button. Ending the call logs one
-    outgoing call and goes back to where the call was placed. Back does not hang up."""
+    """The in-call screen: who, the time since the call was placed (the phone's clock runs
+    with the actions), mute / keypad / speaker toggles and the red end button. Ending the call
+    logs one outgoing call, dated when it was placed and as long as it lasted, and goes back
+    to where the call was placed. Back does not hang up."""
     number = str(ctx.args["number"])
+    started = str(ctx.args.get("started") or ctx.now)
+    elapsed = max(0, int((ctx.time() - dt.datetime.fromisoformat(started)).total_seconds()))
     name = names(ctx).get(ps.digits_key(number), "")
     muted, speaker, pad = (bool(ctx.state.get(k)) for k in ("mute", "speaker", "pad"))
     tones = str(ctx.state.get("tones", ""))
@@ -375,7 +379,8 @@ def call(ctx: Ctx) -> Page:
         return lambda: ctx.state.__setitem__("tones", tones + d)
 
     def end() -> None:
-        ps.place_call(ctx.store, number, name, ctx.now, 0)
+        lasted = int((ctx.time() - dt.datetime.fromisoformat(started)).total_seconds())
+        ps.place_call(ctx.store, number, name, started, max(0, lasted))
         ctx.pop()
         ctx.toast("Call ended")
 
@@ -395,8 +400,8 @@ def call(ctx: Ctx) -> Page:
              max_lines=1, rid="contactgrid_contact_name"),
         Text(f"Mobile {number}" if name else "Calling", size=16, align="center",
              color=ctx.theme.on_surface_variant, rid="contactgrid_bottom_text"),
-        Text("0:00", size=16, align="center", color=ctx.theme.on_surface_variant,
-             rid="contactgrid_bottom_timer"),
+        Text(f"{elapsed // 60}:{elapsed % 60:02d}", size=16, align="center",
+             color=ctx.theme.on_surface_variant, rid="contactgrid_bottom_timer"),
     ], gap=dp(8), padding=(w.MARGIN, dp(48), w.MARGIN, 0))
     middle: View
     if pad:

@@ -106,7 +106,8 @@ def add_call(store: dict[str, Any], number: str, name: str, date: int, duration:
 
 def place_call(store: dict[str, Any], number: str, name: str, now: str,
                duration: int) -> dict[str, Any]:
-    """The outgoing row a finished call leaves, dated at the phone's clock."""
+    """The outgoing row a finished call leaves, dated when it was placed (``now``: the phone's
+    clock then) and ``duration`` seconds long."""
     return add_call(store, number, name, epoch_ms(dt.datetime.fromisoformat(now)), duration,
                     OUTGOING)
 
