@@ -153,3 +153,23 @@ def test_adb_probe_now_over_the_real_adb_client(fresh, adb_port):
     out = subprocess.run(["adb", "-P", str(adb_port), "-s", fresh.serial, "shell",
                           NOW_COMMAND], capture_output=True, text=True, timeout=60).stdout
     assert parse_now(out) == dev.probe.now()
+
+
+def test_a_call_lasts_as_long_as_the_steps_it_took(device):
+    """The in-call timer counts from the tap that placed the call; ending it logs the call
+    dated at that tap and as long as it lasted (three waits and the end tap: 17 s)."""
+    device.execute(Action("open_app", app_name="Phone"))
+    device.execute(tap(device, desc="key pad"))
+    device.execute(Action("input_text", index=next(
+        i for i, e in enumerate(device.ui_elements()) if e.is_editable), text="5550123"))
+    device.execute(tap(device, desc="dial"))
+    placed = device.probe.now()
+    for _ in range(3):
+        device.execute(Action("wait"))
+    assert text_of(device, rid="contactgrid_bottom_timer") == "0:15"
+    device.execute(tap(device, desc="End call"))
+    row = max(device.probe.query("call_log"), key=lambda r: r["_id"])
+    assert row["number"] == "5550123" and row["type"] == 2 and row["duration"] == 17
+    placed_ms = int(dt.datetime.fromisoformat(placed).replace(tzinfo=dt.timezone.utc)
+                    .timestamp() * 1000)
+    assert row["date"] == placed_ms
