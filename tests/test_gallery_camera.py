@@ -144,6 +144,12 @@ def test_allowing_the_camera_opens_the_viewfinder_and_is_kept(answer: str, store
 
 
 # -- a shot --------------------------------------------------------------------------------------
+def _shot_now(d: Any) -> str:
+    """The name a shot taken now gets: the phone's clock, to the second."""
+    return CAMERA + "IMG_" + d.probe.now().replace("-", "").replace(":", "").replace(
+        "T", "_") + ".jpg"
+
+
 def test_a_shot_is_one_new_dcim_file_that_the_gallery_shows() -> None:
     d = _device(2)
     before = _files(d)
@@ -152,7 +158,7 @@ def test_a_shot_is_one_new_dcim_file_that_the_gallery_shows() -> None:
     _ok(d, tap(d, desc="Take photo"))
     after = _files(d)
     new = sorted(set(after) - set(before))
-    assert new == [CAMERA + "IMG_20260314_103000.jpg"]
+    assert new == [_shot_now(d)] and new[0].startswith(CAMERA + "IMG_20260314_1030")
     assert {p: after[p] for p in before} == before  # nothing else touched
     data = _data(d, new[0])
     with Image.open(io.BytesIO(data)) as im:
@@ -161,9 +167,9 @@ def test_a_shot_is_one_new_dcim_file_that_the_gallery_shows() -> None:
     assert float(np.abs(shot - np.asarray(seen, dtype=np.float32)).mean()) < 4.0
     home = d.world.stores["camera"]["place"]
     assert pictures.exif_place(data) == home
-    # a second shot gets the next second's name and another scene
+    # a second shot gets the name of its own second (the clock moved with the tap)
     _ok(d, tap(d, desc="Take photo"))
-    assert CAMERA + "IMG_20260314_103001.jpg" in _files(d)
+    assert _shot_now(d) in _files(d) and _shot_now(d) != new[0]
     # the Gallery shows the new photo under Today, with the place from its EXIF
     _ok(d, Action("open_app", app_name="Gallery"))
     assert text_of(d, rid="date_header") == "Today"
@@ -180,7 +186,7 @@ def test_settings_change_the_shot_and_their_table() -> None:
     _ok(d, tap(d, desc="Take photo"))
     rows = {r["_id"]: r["value"] for r in d.probe.query("camera/settings")}
     assert rows["aspect"] == "16:9" and rows["location"] == "false"
-    path = CAMERA + "IMG_20260314_103000.jpg"
+    path = _shot_now(d)
     data = _data(d, path)
     with Image.open(io.BytesIO(data)) as im:
         assert im.size == scenes.SIZES["16:9"]
