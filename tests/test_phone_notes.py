@@ -21,6 +21,12 @@ from phoneworld_gym.system import intents
 NOW_MS = int(dt.datetime(2026, 3, 14, 10, 30, tzinfo=dt.timezone.utc).timestamp() * 1000)
 
 
+def _ms(clock: str) -> int:
+    """Milliseconds since 1970 of a phone clock time (the phone's zone is UTC)."""
+    return int(dt.datetime.fromisoformat(clock).replace(tzinfo=dt.timezone.utc).timestamp()
+               * 1000)
+
+
 def _device(*apps: str, seed: int = 0) -> PhoneWorldDevice:
     d = PhoneWorldDevice(apps=list(apps))
     d.reset(seed)
@@ -56,6 +62,7 @@ def test_tel_from_contacts_opens_the_keypad_with_the_number_and_the_call_logs_on
     assert _texts(d, "digits_contact_name") == [c["display_name"]]
     assert d.probe.snapshot() == before  # opening the keypad changes nothing
     _ok(d, tap(d, desc="dial"))
+    placed = d.probe.now()
     assert d.world.stacks["phone"][-1]["screen"] == "call"
     assert _texts(d, "contactgrid_contact_name") == [c["display_name"]]
     # back does not hang up, and the toggles change nothing in the tables
@@ -65,11 +72,14 @@ def test_tel_from_contacts_opens_the_keypad_with_the_number_and_the_call_logs_on
     assert next(e for e in d.ui_elements() if e.content_description == "Mute").is_checked
     assert d.probe.snapshot() == before
     _ok(d, tap(d, desc="End call"))
+    ended = d.probe.now()
     after = d.probe.query("call_log")
     new = [r for r in after if r not in before["call_log"]]
+    # dated when it was placed, as long as the back, two toggles and end took (4 taps: 8 s)
     assert new == [{"_id": max(r["_id"] for r in before["call_log"]) + 1,
-                    "number": c["number"], "name": c["display_name"], "date": NOW_MS,
-                    "duration": 0, "type": 2, "new": 0}]
+                    "number": c["number"], "name": c["display_name"], "date": _ms(placed),
+                    "duration": 8, "type": 2, "new": 0}]
+    assert _ms(ended) - _ms(placed) == 8000
     assert len(after) == len(before["call_log"]) + 1
     # back on the keypad the call came from; every other table as it was
     assert d.world.stacks["phone"][-1]["screen"] == "dial"
