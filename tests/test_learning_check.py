@@ -37,6 +37,7 @@ def test_seed_ranges_must_not_overlap(tmp_path: Path) -> None:
         run(CheckConfig(select_seeds=(10, 20)), tmp_path)
 
 
+@pytest.mark.timeout(1800)  # ~400 s on a busy 2-core runner; 600 s was too close
 def test_grpo_raises_held_out_success_in_a_shrunken_check(tmp_path: Path) -> None:
     """SFT stops where it solves some selection seeds; GRPO on other seeds then raises the
     greedy success on held-out evaluation seeds (the same seeds before and after)."""
