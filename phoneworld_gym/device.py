@@ -136,13 +136,14 @@ class Unsupported(DeviceError):
 
 #: the shell command whose output :func:`parse_now` reads: the phone's local time
 NOW_COMMAND = "date +%Y-%m-%dT%H:%M:%S"
-_NOW = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}")
+#: a time of the phone's clock, ``YYYY-MM-DDTHH:MM:SS``
+CLOCK_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}")
 
 
 def parse_now(out: str) -> str:
     """The ``YYYY-MM-DDTHH:MM:SS`` time in the output of :data:`NOW_COMMAND`
     (:class:`DeviceError` when it holds none)."""
-    m = _NOW.search(out or "")
+    m = CLOCK_PATTERN.search(out or "")
     if m is None:
         raise DeviceError(f"{NOW_COMMAND!r} printed no time: {(out or '')[:200]!r}")
     return m.group(0)

@@ -22,11 +22,10 @@ checked with a substring test.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from phoneworld_gym.device import COMMON_NEW_ROWS, GIVEN, NewRow
+from phoneworld_gym.device import CLOCK_PATTERN, COMMON_NEW_ROWS, GIVEN, NewRow
 from phoneworld_gym.matchers import digits, normalize
 from phoneworld_gym.statements import states  # noqa: F401  (re-exported: what a person wrote)
 
@@ -118,8 +117,7 @@ def between(low: float, high: float) -> Callable[[Any], bool]:
 
 
 def _is_clock_time(v: Any) -> bool:
-    return isinstance(v, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}", v) \
-        is not None
+    return isinstance(v, str) and CLOCK_PATTERN.fullmatch(v) is not None
 
 
 #: a time of the phone's clock, ``YYYY-MM-DDTHH:MM:SS`` (when a timer started)
