@@ -9,10 +9,13 @@ addresses. Everything comes from the generator passed in; nothing reads the cloc
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import hashlib
 from typing import Any
 
 import numpy as np
+
+from phoneworld_gym.world import START
 
 FIRST_NAMES: tuple[str, ...] = (
     "Ava", "Ben", "Chloe", "Daniel", "Emma", "Felix", "Grace", "Hugo", "Isla", "Jack", "Kara",
@@ -99,6 +102,14 @@ class Life:
     owner: Person
     work: Address
     people: tuple[Person, ...]
+    #: the moment the phone starts at (its clock at reset, local time): apps generate their
+    #: history and plans around it, never around a written date
+    now: dt.datetime = START
+
+    @property
+    def today(self) -> dt.date:
+        """The date of :attr:`now`."""
+        return self.now.date()
 
     def person(self, name: str) -> Person:
         """The person called ``name`` (``KeyError`` if nobody is)."""
@@ -140,9 +151,10 @@ def _person(rng: np.random.Generator, first: str, last: str, i: int,
         relation=_pick(rng, RELATIONS), birthday=f"{year:04d}-{month:02d}-{day:02d}")
 
 
-def generate(seed: int, n_people: int = 24) -> Life:
+def generate(seed: int, n_people: int = 24, now: dt.datetime | None = None) -> Life:
     """The life of episode seed ``seed``: an owner with a home and a work address, and
-    ``n_people`` others, three in four of whom have a home address on file."""
+    ``n_people`` others, three in four of whom have a home address on file, seen at ``now``
+    (the phone's start clock; :data:`phoneworld_gym.world.START` by default)."""
     rng = np.random.default_rng(life_seed(seed))
     owner_first, owner_last = _pick(rng, FIRST_NAMES), _pick(rng, LAST_NAMES)
     owner = _person(rng, owner_first, owner_last, 0, with_home=True)
@@ -160,4 +172,5 @@ def generate(seed: int, n_people: int = 24) -> Life:
     w = random_address(rng)
     home = owner.home
     work = w if home is None else Address(w.street, home.city, home.state, home.zip)
-    return Life(seed=int(seed), owner=owner, work=work, people=people)
+    life = Life(seed=int(seed), owner=owner, work=work, people=people)
+    return life if now is None else dataclasses.replace(life, now=now)

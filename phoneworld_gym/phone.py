@@ -74,7 +74,7 @@ from phoneworld_gym.screen import Screen
 from phoneworld_gym.sim_access import PhoneWorldProbe, SimWriteVerbs
 from phoneworld_gym.system import storage
 from phoneworld_gym.ui.render import FrameRenderer
-from phoneworld_gym.world import LAUNCHER, RECENTS, World
+from phoneworld_gym.world import DEFAULT_CLOCK, LAUNCHER, RECENTS, World, clock_at
 
 __all__ = ["PhoneWorldDevice", "PhoneWorldProbe", "Screen", "app_seed"]
 
@@ -163,12 +163,18 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     ``apps`` limits the installed apps (default: all registered). ``screenshot_size`` is the
     (width, height) of screenshots; bounds and actions stay in 1080 x 2400 device pixels.
+    ``start_clock`` is the phone's clock at every reset (``YYYY-MM-DDTHH:MM:SS`` local time,
+    :data:`~phoneworld_gym.world.DEFAULT_CLOCK` by default): the apps' data is generated
+    around it, so a task sees the same life on another day.
     """
 
     kind = "phoneworld"
 
     def __init__(self, apps: Sequence[str] | None = None,
-                 screenshot_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT)):
+                 screenshot_size: tuple[int, int] = (SCREEN_WIDTH, SCREEN_HEIGHT),
+                 start_clock: str = DEFAULT_CLOCK):
+        #: the clock every reset starts from
+        self.start_clock = clock_at(start_clock).isoformat(timespec="seconds")
         registry = all_apps()
         names = list(apps) if apps is not None else sorted(registry)
         unknown = [n for n in names if n not in registry]
@@ -267,7 +273,8 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     def _start_world(self, seed: int) -> StartWorld:
         """The kept start world of ``seed`` for the installed apps, generated on first use."""
-        key = (seed, tuple((name, type(app)) for name, app in self.apps.items()))
+        key = (seed, self.start_clock,
+               tuple((name, type(app)) for name, app in self.apps.items()))
         start = _START_WORLDS.get(key)
         if start is None:
             start = StartWorld(self._generate(seed))
@@ -280,8 +287,8 @@ class PhoneWorldDevice(SimWriteVerbs):
 
     def _generate(self, seed: int) -> World:
         """The start world of ``seed``: every app's store and its notifications."""
-        w = World(seed=seed)
-        life = generate_life(seed)
+        w = World(seed=seed, clock=self.start_clock)
+        life = generate_life(seed, now=clock_at(self.start_clock))
         for name, app in self.apps.items():
             rng = np.random.default_rng(app_seed(seed, name))
             w.stores[name] = app.generate(rng, life)

@@ -41,13 +41,28 @@ def copy_data(obj: Any) -> Any:
 LAUNCHER = "launcher"
 #: the Overview (recent apps) screen, part of the launcher
 RECENTS = "recents"
-#: The clock every episode starts from (local time, no time zone games).
+#: The clock every episode starts from unless the device is told another
+#: (``PhoneWorldDevice(start_clock=...)``): local time, no time zone games. Apps generate
+#: their data around the start they are given (:attr:`phoneworld_gym.life.Life.now`) and
+#: read the running clock through ``ctx.time()``; tasks read it through ``probe.now()``. This
+#: is the one place the date is written.
 DEFAULT_CLOCK = "2026-03-14T10:30:00"
+
 
 # the seconds each action moves the clock on: phoneworld_gym.contract.ACTION_SECONDS
 def clock_at(clock: str) -> dt.datetime:
     """The local time a world's ``clock`` string (``YYYY-MM-DDTHH:MM:SS``) names."""
-    return dt.datetime.fromisoformat(clock)
+    try:
+        t = dt.datetime.fromisoformat(clock)
+    except (TypeError, ValueError):
+        raise ValueError(f"a clock is YYYY-MM-DDTHH:MM:SS local time, got {clock!r}") from None
+    if t.tzinfo is not None:
+        raise ValueError(f"a clock is local time without a zone, got {clock!r}")
+    return t
+
+
+#: :data:`DEFAULT_CLOCK` as a datetime
+START = clock_at(DEFAULT_CLOCK)
 
 
 @dataclasses.dataclass
