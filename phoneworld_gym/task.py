@@ -227,6 +227,10 @@ class Task:
         "tomorrow" in a goal count from it, wherever the phone's clock has run since."""
         return dt.date.fromisoformat(self.started_at[:10])
 
+    def start_time(self) -> dt.datetime:
+        """The phone's local time when the episode started (:meth:`start`)."""
+        return dt.datetime.fromisoformat(self.started_at)
+
     def before(self, table: str) -> list[Row]:
         """A copy of a table's rows at the start (after setup)."""
         self.read_tables.add(table)
