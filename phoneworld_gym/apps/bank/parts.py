@@ -36,14 +36,20 @@ CATEGORY_ICON = {"Groceries": "basket_shopping", "Dining": "utensils", "Transpor
                  "Health": "pills", "Housing": "home", "Income": "money_bill",
                  "Transfers": "arrow_right_arrow_left"}
 KIND_ICON = {"checking": "landmark", "savings": "piggy_bank", "credit": "credit_card"}
-#: date filter label -> (first, last) ISO dates
-DATE_RANGES: dict[str, tuple[str, str]] = {
-    "Last 7 days": ((bs.TODAY - dt.timedelta(days=6)).isoformat(), bs.TODAY.isoformat()),
-    "March 2026": ("2026-03-01", "2026-03-31"),
-    "February 2026": ("2026-02-01", "2026-02-28"),
-    "January 2026": ("2026-01-01", "2026-01-31"),
-    "December 2025": ("2025-12-01", "2025-12-31"),
-}
+
+
+def date_ranges(today: dt.date) -> dict[str, tuple[str, str]]:
+    """The date filter's choices on ``today`` (the clock's date): label -> (first, last) ISO
+    dates: the last 7 days, then this month and the months of history before it ("March
+    2026", "February 2026", ... at the default clock)."""
+    out = {"Last 7 days": ((today - dt.timedelta(days=6)).isoformat(), today.isoformat())}
+    for back in range(bs.HISTORY_MONTHS + 1):
+        first = bs.month_start(today, back)
+        out[f"{first.strftime('%B')} {first.year}"] = (first.isoformat(),
+                                                      bs.month_end(first).isoformat())
+    return out
+
+
 #: amount filter label -> (lowest, highest) cents of the amount's size
 AMOUNT_RANGES: dict[str, tuple[int, int]] = {
     "Under $25": (0, 2499), "$25 to $100": (2500, 10000), "$100 to $500": (10001, 50000),
@@ -67,9 +73,15 @@ def nav(ctx: Ctx, here: str) -> View:
     return tab_nav(ctx, TABS, here)
 
 
-def short_date(iso: str) -> str:
+def today(ctx: Ctx) -> dt.date:
+    """The running clock's date."""
+    return ctx.time().date()
+
+
+def short_date(iso: str, today: dt.date) -> str:
+    """"Today" (``iso`` is ``today``, the clock's date) or "Mar 9"."""
     d = dt.date.fromisoformat(iso)
-    return "Today" if d == bs.TODAY else f"{d.strftime('%b')} {d.day}"
+    return "Today" if d == today else f"{d.strftime('%b')} {d.day}"
 
 
 def long_date(iso: str) -> str:
@@ -91,7 +103,8 @@ def txn_row(ctx: Ctx, t: dict[str, Any], *, show_account: bool = True) -> View:
     """A transaction: its category glyph, merchant, date (and account), the signed amount."""
     th = ctx.theme
     a = bs.account(ctx.store, t["account_id"])
-    sub = short_date(t["date"])
+    day = short_date(t["date"], today(ctx))
+    sub = day
     if show_account and a is not None:
         sub += f" · {a['name']}"
     if t["status"] == "Pending":
@@ -107,7 +120,7 @@ def txn_row(ctx: Ctx, t: dict[str, Any], *, show_account: bool = True) -> View:
         amount_text(t),
     ], gap=dp(16), height=dp(72), padding=(w.MARGIN, 0, w.MARGIN, 0),
         on_click=ctx.go("transaction", id=t["id"]), rid="txn_row",
-        desc=f"{t['merchant']}, {bs.money(int(t['amount']), sign=True)}, {short_date(t['date'])}",
+        desc=f"{t['merchant']}, {bs.money(int(t['amount']), sign=True)}, {day}",
         cls="android.widget.LinearLayout")
 
 

@@ -13,7 +13,6 @@ from phoneworld_gym.apps.bank import store as bs
 from phoneworld_gym.apps.bank.parts import (
     AMOUNT_RANGES,
     CATEGORY_ICON,
-    DATE_RANGES,
     GREEN,
     KIND_ICON,
     NAVY,
@@ -22,10 +21,12 @@ from phoneworld_gym.apps.bank.parts import (
     WHITE,
     acct_label,
     back_home,
+    date_ranges,
     field_row,
     header,
     long_date,
     nav,
+    today,
     txn_row,
 )
 from phoneworld_gym.ctx import Ctx
@@ -167,7 +168,7 @@ def filtered(ctx: Ctx, q: str, acct: Any) -> list[dict[str, Any]]:
     chosen filters, newest first."""
     s = ctx.state
     cat = s.get("f_category")
-    days = DATE_RANGES.get(str(s.get("f_date", "")))
+    days = date_ranges(today(ctx)).get(str(s.get("f_date", "")))
     size = AMOUNT_RANGES.get(str(s.get("f_amount", "")))
     ql = q.strip().lower()
     out = []
@@ -199,7 +200,7 @@ def filter_sheet(ctx: Ctx, which: str) -> View:
         options = [("All categories", None)] + [(c, c) for c in bs.CATEGORIES]
     elif which == "date":
         title = "Date"
-        options = [("All dates", None)] + [(k, k) for k in DATE_RANGES]
+        options = [("All dates", None)] + [(k, k) for k in date_ranges(today(ctx))]
     else:
         title = "Amount"
         options = [("Any amount", None)] + [(k, k) for k in AMOUNT_RANGES]

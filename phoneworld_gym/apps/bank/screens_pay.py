@@ -24,6 +24,7 @@ from phoneworld_gym.apps.bank.parts import (
     field_row,
     header,
     nav,
+    today,
 )
 from phoneworld_gym.ctx import Ctx
 from phoneworld_gym.ui import widgets as w
@@ -47,7 +48,7 @@ def pay(ctx: Ctx) -> View | Page:
     th = ctx.theme
     st = ctx.store
     limit = int(st["profile"]["daily_limit"])
-    left = bs.remaining_today(st)
+    left = bs.remaining_today(st, today(ctx))
     items: list[View] = [
         w.list_item("Send money", subtitle="To a contact by name, phone or email",
                     leading=Icon("paper_plane", size=20, box=40, color=TEAL, in_dump=False),
@@ -196,7 +197,7 @@ def send_form(ctx: Ctx) -> View | Page:
 
     def review() -> None:
         c = bs.parse_amount(amount)
-        why = bs.check_send(st, src, c)
+        why = bs.check_send(st, src, c, today(ctx))
         if why:
             ctx.state["error"] = why
             return
@@ -214,7 +215,7 @@ def send_form(ctx: Ctx) -> View | Page:
         account_chips(ctx, src, "from", credit=False, rid="from_account"),
         w.text_field("memo", memo, on_text=on_memo, label="What's it for? (optional)",
                      rid="memo_input"),
-        Text(f"You can send {bs.money(bs.remaining_today(st))} more today "
+        Text(f"You can send {bs.money(bs.remaining_today(st, today(ctx)))} more today "
              f"(daily limit {bs.money(int(st['profile']['daily_limit']))})", size=13,
              color=th.on_surface_variant, rid="limit_hint"),
     ]
@@ -294,9 +295,9 @@ def review(ctx: Ctx) -> View | Page:
         try:
             if mode == "send":
                 t = bs.send(st, int(args["account"]), str(args["name"]), str(args["phone"]),
-                            str(args["email"]), c, str(args.get("memo", "")))
+                            str(args["email"]), c, str(args.get("memo", "")), today(ctx))
             else:
-                t = bs.transfer(st, int(args["account"]), int(args["to"]), c,
+                t = bs.transfer(st, int(args["account"]), int(args["to"]), c, today(ctx),
                                 str(args.get("memo", "")))
         except ValueError as e:
             ctx.state["error"] = str(e)

@@ -17,6 +17,10 @@ integer cents (no float drift); the tables give dollars rounded to cents.
 Sending money to people is capped by ``profile["daily_limit"]`` per day (what was sent today
 counts), and no account may pay out more than it holds: :func:`check_send` and
 :func:`check_transfer` say why a transfer is refused, and nothing is written then.
+
+The history is generated around the phone's start clock (``life.today``, by default Saturday
+2026-03-14): from the first of the month three months before it up to that day. What the
+user does is dated by the running clock: the functions that need "today" take it.
 """
 
 from __future__ import annotations
@@ -28,9 +32,8 @@ import numpy as np
 
 from phoneworld_gym.life import Life
 
-TODAY = dt.date(2026, 3, 14)
-#: the first day of history
-START = dt.date(2025, 12, 1)
+#: how many whole months of history come before the current one
+HISTORY_MONTHS = 3
 CATEGORIES: tuple[str, ...] = (
     "Groceries", "Dining", "Transport", "Shopping", "Bills", "Entertainment", "Health",
     "Housing", "Income", "Transfers",
@@ -104,24 +107,44 @@ def _day(rng: np.random.Generator, first: dt.date, last: dt.date) -> dt.date:
     return first + dt.timedelta(days=int(rng.integers(0, (last - first).days + 1)))
 
 
-def _months() -> list[tuple[dt.date, dt.date]]:
-    """(first, last day with history) of each month from START to TODAY."""
+def month_start(day: dt.date, back: int = 0) -> dt.date:
+    """The first day of ``day``'s month, or of the month ``back`` months before it."""
+    k = day.year * 12 + day.month - 1 - back
+    return dt.date(k // 12, k % 12 + 1, 1)
+
+
+def month_end(first: dt.date) -> dt.date:
+    """The last day of the month that starts on ``first``."""
+    return (first.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+
+
+def history_start(today: dt.date) -> dt.date:
+    """The first day of history: the 1st of the month :data:`HISTORY_MONTHS` before
+    ``today``'s."""
+    return month_start(today, HISTORY_MONTHS)
+
+
+def _months(today: dt.date) -> list[tuple[dt.date, dt.date]]:
+    """(first, last day with history) of each month from the first day of history to
+    ``today``."""
     out = []
-    d = START
-    while d <= TODAY:
-        nxt = (d.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
-        out.append((d, min(nxt - dt.timedelta(days=1), TODAY)))
-        d = nxt
+    d = history_start(today)
+    while d <= today:
+        last = month_end(d)
+        out.append((d, min(last, today)))
+        d = last + dt.timedelta(days=1)
     return out
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """Checking, savings and a credit card with five months of history drawn from the
-    life: paychecks from the owner's employer, rent, bills, purchases at everyday merchants,
-    money sent to and received from the life's people, a monthly move into savings and card
-    payments; a debit, a credit and a virtual card (one sometimes frozen); the people paid
+    """Checking, savings and a credit card with the history of the three months before
+    ``life.today``'s and this month up to it, drawn from the life: paychecks from the owner's
+    employer, rent, bills, purchases at everyday merchants, money sent to and received from
+    the life's people, a monthly move into savings and card payments (none dated after
+    today); a debit, a credit and a virtual card (one sometimes frozen); the people paid
     before as payees."""
     owner = life.owner
+    today = life.today
     st: dict[str, Any] = {
         "profile": {"owner": owner.name, "daily_limit": int(rng.choice([100000, 150000,
                                                                          200000, 250000]))},
@@ -154,7 +177,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     rent = int(rng.integers(140000, 220000))
     to_savings = int(rng.choice([25000, 50000, 75000]))
     merchants = list(MERCHANTS)
-    for first, last in _months():
+    for first, last in _months(today):
         for payday in (1, 15):
             d = first.replace(day=payday)
             if d <= last:
@@ -167,12 +190,14 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                 c = price if isinstance(price, int) else int(rng.integers(*price))
                 txn(d, 3 if credit else 1, name, cat, -c, "purchase")
         d = first.replace(day=2)
-        txn(d, 1, "Transfer to High-Yield Savings", "Transfers", -to_savings, "transfer")
-        txn(d, 2, "Transfer from Everyday Checking", "Transfers", to_savings, "transfer")
+        if d <= last:
+            txn(d, 1, "Transfer to High-Yield Savings", "Transfers", -to_savings, "transfer")
+            txn(d, 2, "Transfer from Everyday Checking", "Transfers", to_savings, "transfer")
         d = first.replace(day=5)
-        owed = int(rng.integers(40000, 160000))
-        txn(d, 1, "Payment to Rewards Visa", "Transfers", -owed, "payment")
-        txn(d, 3, "Payment from Everyday Checking", "Transfers", owed, "payment")
+        owed = int(rng.integers(40000, 160000))  # drawn even when the 5th is still to come
+        if d <= last:
+            txn(d, 1, "Payment to Rewards Visa", "Transfers", -owed, "payment")
+            txn(d, 3, "Payment from Everyday Checking", "Transfers", owed, "payment")
         for m in merchants:
             cat, lo, hi, (vmin, vmax) = MERCHANTS[m]
             for _ in range(int(rng.integers(vmin, vmax + 1))):
@@ -191,7 +216,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     raw.sort(key=lambda t: (t["date"], t["account_id"], t["merchant"]))
     for t in raw:
         add_txn(st, **t)
-    pending = TODAY - dt.timedelta(days=1)
+    pending = today - dt.timedelta(days=1)
     for t in st["transactions"]:
         if t["date"] >= pending.isoformat() and t["kind"] == "purchase":
             t["status"] = "Pending"
@@ -201,7 +226,9 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
         st["cards"].append({
             "id": i + 1, "account_id": acct, "kind": kind, "name": name,
             "last4": st["accounts"][2]["last4"] if kind == "credit" else _last4(rng),
-            "expiry": f"{int(rng.integers(1, 13)):02d}/{int(rng.integers(27, 31))}",
+            # good for one to four more years
+            "expiry": f"{int(rng.integers(1, 13)):02d}/"
+                      f"{int(rng.integers(today.year % 100 + 1, today.year % 100 + 5)):02d}",
             "network": "Visa", "cvv": f"{int(rng.integers(100, 1000))}",
             # the virtual card (for shopping online) is often kept frozen between uses
             "frozen": kind == "virtual" and bool(rng.random() < 0.5)})
@@ -241,14 +268,15 @@ def spendable(a: dict[str, Any]) -> int:
     return a["balance"] if a["kind"] != "credit" else 0
 
 
-def sent_today(st: dict[str, Any]) -> int:
-    """Cents sent to people today (counts against the daily limit)."""
+def sent_today(st: dict[str, Any], today: dt.date) -> int:
+    """Cents sent to people on ``today`` (the clock's date; counts against the daily
+    limit)."""
     return -sum(t["amount"] for t in st["transactions"]
-                if t["kind"] == "sent" and t["date"] == TODAY.isoformat())
+                if t["kind"] == "sent" and t["date"] == today.isoformat())
 
 
-def remaining_today(st: dict[str, Any]) -> int:
-    return max(0, int(st["profile"]["daily_limit"]) - sent_today(st))
+def remaining_today(st: dict[str, Any], today: dt.date) -> int:
+    return max(0, int(st["profile"]["daily_limit"]) - sent_today(st, today))
 
 
 def newest_first(txns: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -280,18 +308,19 @@ def _ref(st: dict[str, Any]) -> str:
     return r
 
 
-def check_send(st: dict[str, Any], from_id: int, amount: int | None) -> str:
-    """Why sending ``amount`` cents to a person from account ``from_id`` is refused ("" when
-    it is allowed): no amount, a credit account, over the daily limit, not enough money."""
+def check_send(st: dict[str, Any], from_id: int, amount: int | None, today: dt.date) -> str:
+    """Why sending ``amount`` cents to a person from account ``from_id`` on ``today`` is
+    refused ("" when it is allowed): no amount, a credit account, over the daily limit, not
+    enough money."""
     a = account(st, from_id)
     if amount is None:
         return "Enter an amount"
     if a is None or a["kind"] == "credit":
         return "Choose a checking or savings account to send from"
-    if amount > remaining_today(st):
+    if amount > remaining_today(st, today):
         return (f"This exceeds your daily sending limit of "
                 f"{money(int(st['profile']['daily_limit']))}. You can send up to "
-                f"{money(remaining_today(st))} more today.")
+                f"{money(remaining_today(st, today))} more today.")
     if amount > spendable(a):
         return (f"Insufficient funds: {a['name']} has {money(a['balance'])} available.")
     return ""
@@ -314,10 +343,11 @@ def check_transfer(st: dict[str, Any], from_id: int, to_id: int, amount: int | N
 
 
 def send(st: dict[str, Any], from_id: int, name: str, phone: str, email: str, amount: int,
-         memo: str) -> dict[str, Any]:
-    """Send money to a person (after :func:`check_send` allowed it): the account pays, one
-    "sent" transaction is recorded and the person becomes a payee if they were not one."""
-    why = check_send(st, from_id, amount)
+         memo: str, today: dt.date) -> dict[str, Any]:
+    """Send money to a person on ``today`` (after :func:`check_send` allowed it): the account
+    pays, one "sent" transaction is recorded and the person becomes a payee if they were not
+    one."""
+    why = check_send(st, from_id, amount, today)
     if why:
         raise ValueError(why)
     a = account(st, from_id)
@@ -325,15 +355,15 @@ def send(st: dict[str, Any], from_id: int, name: str, phone: str, email: str, am
     a["balance"] -= amount
     if not any(p["name"] == name for p in st["payees"]):
         add_payee(st, name, phone, email)
-    return add_txn(st, account_id=from_id, date=TODAY.isoformat(), merchant=f"Sent to {name}",
+    return add_txn(st, account_id=from_id, date=today.isoformat(), merchant=f"Sent to {name}",
                    category="Transfers", amount=-amount, kind="sent", counterparty=name,
                    memo=memo, ref=_ref(st))
 
 
-def transfer(st: dict[str, Any], from_id: int, to_id: int, amount: int,
+def transfer(st: dict[str, Any], from_id: int, to_id: int, amount: int, today: dt.date,
              memo: str = "") -> dict[str, Any]:
-    """Move money between own accounts (a payment when the target is the credit card): both
-    balances change and each account records its side."""
+    """Move money between own accounts on ``today`` (a payment when the target is the credit
+    card): both balances change and each account records its side."""
     why = check_transfer(st, from_id, to_id, amount)
     if why:
         raise ValueError(why)
@@ -344,10 +374,10 @@ def transfer(st: dict[str, Any], from_id: int, to_id: int, amount: int,
     dst["balance"] += -amount if pay else amount
     kind = "payment" if pay else "transfer"
     ref = _ref(st)
-    out = add_txn(st, account_id=from_id, date=TODAY.isoformat(),
+    out = add_txn(st, account_id=from_id, date=today.isoformat(),
                   merchant=f"{'Payment' if pay else 'Transfer'} to {dst['name']}",
                   category="Transfers", amount=-amount, kind=kind, memo=memo, ref=ref)
-    add_txn(st, account_id=to_id, date=TODAY.isoformat(),
+    add_txn(st, account_id=to_id, date=today.isoformat(),
             merchant=f"{'Payment' if pay else 'Transfer'} from {src['name']}",
             category="Transfers", amount=amount, kind=kind, memo=memo, ref=ref)
     return out
@@ -417,11 +447,13 @@ def set_frozen_fixture(st: dict[str, Any], last4: Any = None,
 
 def add_purchase_fixture(st: dict[str, Any], merchant: Any = None, amount: Any = None,
                          date: Any = None, account: Any = "Everyday Checking",
-                         category: Any = "Shopping") -> dict[str, Any]:
+                         category: Any = "Shopping", today: Any = None) -> dict[str, Any]:
     """Setup routine: record a purchase of ``amount`` dollars at ``merchant`` on ``date`` (an
-    ISO date, not after today) from the account named ``account``; its balance pays. Returns
-    the new row's ``_id`` and ``amount``; a bad argument raises ``ValueError`` naming it and
-    changes nothing."""
+    ISO date within the bank's history: not before its first day, not after ``today``, the
+    phone's ISO date as the task reads it off the clock, or without it not after the newest
+    day the bank has a record of) from the account named ``account``; its balance pays.
+    Returns the new row's ``_id`` and ``amount``; a bad argument raises ``ValueError`` naming
+    it and changes nothing."""
     if not isinstance(merchant, str) or not merchant.strip():
         raise ValueError(f"add_purchase: merchant must be a non-empty string, got {merchant!r}")
     if isinstance(amount, bool) or not isinstance(amount, (int, float)) or amount <= 0:
@@ -430,8 +462,21 @@ def add_purchase_fixture(st: dict[str, Any], merchant: Any = None, amount: Any =
         day = dt.date.fromisoformat(date) if isinstance(date, str) else None
     except ValueError:
         day = None
-    if day is None or not START <= day <= TODAY:
-        raise ValueError(f"add_purchase: date must be an ISO date between {START} and {TODAY}, "
+    try:
+        last = dt.date.fromisoformat(today) if isinstance(today, str) else None
+    except ValueError:
+        last = None
+    if today is not None and last is None:
+        raise ValueError(f"add_purchase: today must be an ISO date, got {today!r}")
+    dates = sorted(str(t["date"]) for t in st["transactions"])
+    if last is None and not dates:
+        raise ValueError("add_purchase: the bank has no history; pass today, the phone's date")
+    if last is None:  # the span of the bank's own records
+        first, last = dt.date.fromisoformat(dates[0]), dt.date.fromisoformat(dates[-1])
+    else:
+        first = history_start(last)
+    if day is None or not first <= day <= last:
+        raise ValueError(f"add_purchase: date must be an ISO date between {first} and {last}, "
                          f"got {date!r}")
     a = next((a for a in st["accounts"] if a["name"] == account), None)
     if a is None:

@@ -1,12 +1,14 @@
 """Bill-payment data: the household's utility bills, each due or paid.
 
 A bill is ``{"id", "biller", "account", "amount", "due", "status", "paid_on"}``; ``status``
-is "Due" or "Paid" (``paid_on`` the clock's date when paid through the app). Tasks read
-``bills/bills``.
+is "Due" or "Paid" (``paid_on`` the clock's date when paid through the app). The bills
+are generated around the phone's start clock (``life.today``; by default Saturday 2026-03-14):
+due in the next two weeks, the paid ones paid twelve days ago. Tasks read ``bills/bills``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
@@ -20,11 +22,21 @@ BILLERS: tuple[tuple[str, str, str, int, int], ...] = (
     ("FastNet", "Internet", "wifi", 40, 90), ("Mobile One", "Phone", "mobile", 25, 80),
     ("Metro Gas", "Gas", "fire", 30, 110),
 )
-DUE = ("Mar 18", "Mar 20", "Mar 22", "Mar 25", "Mar 28")
+#: the days from today a bill may be due on
+DUE_IN = (4, 6, 8, 11, 14)
+#: how many days ago the bills already paid were paid
+PAID_AGO = 12
+
+
+def day_label(d: dt.date) -> str:
+    """"Mar 18": how a due date is shown."""
+    return f"{d.strftime('%b')} {d.day}"
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """Five bills with seeded amounts and due dates, one or two already paid."""
+    """Five bills with seeded amounts and due dates (in the two weeks after ``life.today``),
+    one or two already paid."""
+    today = life.today
     paid = set(int(i) for i in rng.choice(len(BILLERS), size=int(rng.integers(1, 3)),
                                           replace=False))
     bills = []
@@ -32,9 +44,11 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
         bills.append({"id": i + 1, "biller": biller, "kind": kind,
                       "account": f"{int(rng.integers(10 ** 7, 10 ** 8))}",
                       "amount": round(float(rng.integers(lo * 100, hi * 100)) / 100, 2),
-                      "due": DUE[int(rng.integers(len(DUE)))],
+                      "due": day_label(today + dt.timedelta(
+                          days=DUE_IN[int(rng.integers(len(DUE_IN)))])),
                       "status": "Paid" if i in paid else "Due",
-                      "paid_on": "2026-03-02" if i in paid else ""})
+                      "paid_on": (today - dt.timedelta(days=PAID_AGO)).isoformat()
+                      if i in paid else ""})
     return {"bills": bills}
 
 
@@ -46,7 +60,8 @@ def bill(store: dict[str, Any], bid: int) -> dict[str, Any]:
 
 
 def pay(store: dict[str, Any], bid: int, today: str) -> dict[str, Any]:
-    """Pay a bill in full (``ValueError`` when it is already paid)."""
+    """Pay a bill in full on ``today`` (the clock's ISO date or date-time; ``ValueError`` when
+    it is already paid)."""
     b = bill(store, bid)
     if b["status"] == "Paid":
         raise ValueError(f"the {b['biller']} bill is already paid")

@@ -37,7 +37,8 @@ SHOPS: tuple[str, ...] = ("Market Square", "Station Road", "Riverside", "Old Tow
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """The menu's prices (a seeded few cents on the base), the nearest shop, one or two past
-    orders, the next order number and the three to five drinks that take a syrup."""
+    orders (days before ``life.today``), the next order number and the three to five drinks
+    that take a syrup."""
     city = life.owner.home.city if life.owner.home else life.work.city
     menu: list[dict[str, Any]] = [
         {"id": i + 1, "name": n, "price": round(p + 0.05 * int(rng.integers(0, 4)), 2),
@@ -45,10 +46,12 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     shop = f"Bean There {SHOPS[int(rng.integers(len(SHOPS)))]}, {city}"
     store: dict[str, Any] = {"menu": menu, "shop": shop, "orders": [], "next_id": 1,
                              "next_number": int(rng.integers(100, 800))}
+    # past orders were picked up at 8:10 on a morning 2 to 19 days before the phone's start
+    morning = dt.datetime.combine(life.today, dt.time(8, 10))
     for days in sorted(rng.choice(np.arange(2, 20), size=int(rng.integers(1, 3)),
                                   replace=False), reverse=True):
         d = menu[int(rng.integers(len(menu)))]
-        when = dt.datetime(2026, 3, 14, 8, 10) - dt.timedelta(days=int(days))
+        when = morning - dt.timedelta(days=int(days))
         place(store, d["id"], SIZES[int(rng.integers(3))][0], MILKS[int(rng.integers(4))][0],
               when.isoformat(),
               status="Picked up")

@@ -25,7 +25,8 @@ BAR_W = 1080 - 2 * w.MARGIN
 
 
 def today(ctx: Ctx) -> dt.date:
-    return dt.datetime.fromisoformat(ctx.now).date()
+    """The running clock's date."""
+    return ctx.time().date()
 
 
 def month_state(ctx: Ctx) -> str:
@@ -48,10 +49,11 @@ def nav(ctx: Ctx, current: str) -> View:
 
 
 def month_switcher(ctx: Ctx, month: str) -> View:
-    """‹ March 2026 › (the arrows stop at the months the app keeps)."""
+    """‹ <Month> <Year> › (the arrows stop at the months the app keeps, counted from the
+    clock's month)."""
     th = ctx.theme
     prev, nxt = es.shift_month(month, -1), es.shift_month(month, 1)
-    first, last = prev < es.FIRST_MONTH, nxt > es.LAST_MONTH
+    first, last = prev < es.first_month(today(ctx)), nxt > es.last_month(today(ctx))
     return Row([
         w.icon_button("chevron_left", "Previous month",
                       None if first else ctx.setter("month", prev), rid="prev_month", theme=th,
@@ -375,12 +377,12 @@ def category(ctx: Ctx) -> View | Page:
 
 # -- budgets ---------------------------------------------------------------------------------
 def budgets(ctx: Ctx) -> View | Page:
-    """Each month of the year so far and the next: its budget and spending (a red line when
+    """Each month the app keeps up to the next one: its budget and spending (a red line when
     over); a tap edits the budget in a dialog."""
     th = ctx.theme
     now = today(ctx).isoformat()[:7]
     months = []
-    m = es.FIRST_MONTH
+    m = es.first_month(today(ctx))
     while m <= es.shift_month(now, 1):
         months.append(m)
         m = es.shift_month(m, 1)

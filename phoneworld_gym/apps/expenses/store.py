@@ -2,7 +2,9 @@
 
 The store is ``{"entries": [{id, amount, category, note, date}], "budgets": [{id, month,
 amount}], "next_id": int, "next_budget": int}`` with ``date`` an ISO date, ``month``
-"YYYY-MM" and amounts in dollars with cents. Categories are fixed (:data:`CATEGORIES`, each
+"YYYY-MM" and amounts in dollars with cents. The entries are generated around the phone's
+start clock (``life.today``, by default Saturday 2026-03-14): the two months before it in full
+and its month up to that day. Categories are fixed (:data:`CATEGORIES`, each
 with an icon). Tables (PhoneWorld-only): ``expenses/entries`` (``_id``, ``amount``,
 ``category``, ``note``, ``date``) and ``expenses/budgets`` (``_id``, ``month``, ``amount``).
 """
@@ -16,7 +18,6 @@ import numpy as np
 
 from phoneworld_gym.life import Life
 
-TODAY = dt.date(2026, 3, 14)
 #: (name, icon, colour) of every category, in the order the app lists them
 CATEGORIES: tuple[tuple[str, str, tuple[int, int, int]], ...] = (
     ("Groceries", "basket_shopping", (67, 160, 71)),
@@ -31,8 +32,9 @@ CATEGORIES: tuple[tuple[str, str, tuple[int, int, int]], ...] = (
 NAMES: tuple[str, ...] = tuple(c[0] for c in CATEGORIES)
 ICONS: dict[str, str] = {c[0]: c[1] for c in CATEGORIES}
 COLORS: dict[str, tuple[int, int, int]] = {c[0]: c[2] for c in CATEGORIES}
-#: the months with data (the frozen clock is in March 2026)
-FIRST_MONTH, LAST_MONTH = "2026-01", "2026-12"
+#: how many months before the current one the app keeps (the first month with data), and
+#: how many after it the month switcher goes on to (budgets can be planned ahead)
+MONTHS_BACK, MONTHS_AHEAD = 2, 9
 MAX_AMOUNT = 100000.0
 
 #: (category, notes, low, high) that the generator draws ordinary entries from
@@ -55,7 +57,7 @@ def month_of(date: str) -> str:
 
 
 def month_label(month: str) -> str:
-    """"2026-03" -> "March 2026"."""
+    """"YYYY-MM" -> "<Month> YYYY" (e.g. "2026-03" -> "March 2026")."""
     d = dt.date.fromisoformat(month + "-01")
     return f"{d.strftime('%B')} {d.year}"
 
@@ -66,18 +68,36 @@ def shift_month(month: str, delta: int) -> str:
     return f"{k // 12:04d}-{k % 12 + 1:02d}"
 
 
+def first_month(today: dt.date) -> str:
+    """The first month the app keeps ("YYYY-MM"): :data:`MONTHS_BACK` before ``today``'s."""
+    return shift_month(today.isoformat()[:7], -MONTHS_BACK)
+
+
+def last_month(today: dt.date) -> str:
+    """The last month the month switcher reaches: :data:`MONTHS_AHEAD` after ``today``'s."""
+    return shift_month(today.isoformat()[:7], MONTHS_AHEAD)
+
+
+def _days_in(month: str) -> int:
+    return (dt.date.fromisoformat(shift_month(month, 1) + "-01") - dt.timedelta(days=1)).day
+
+
 def money(v: float) -> str:
     """"$1,234.50"."""
     return f"${v:,.2f}"
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """January and February in full and March up to today: monthly bills, ordinary spending
-    drawn from :data:`_KINDS`, a dinner and a gift with people of the life; budgets for
-    January and February and, on most seeds, one for March (sometimes already exceeded)."""
+    """The two months before ``life.today``'s in full and its month up to today: monthly
+    bills, ordinary spending drawn from :data:`_KINDS`, a dinner and a gift with people of the
+    life; budgets for the two past months and, on most seeds, one for this month (sometimes
+    already exceeded)."""
     st: dict[str, Any] = {"entries": [], "budgets": [], "next_id": 1, "next_budget": 1}
     people = list(life.people)
-    for month, last_day in (("2026-01", 31), ("2026-02", 28), ("2026-03", TODAY.day)):
+    today = life.today
+    this = today.isoformat()[:7]
+    months = [shift_month(this, -k) for k in range(MONTHS_BACK, 0, -1)]
+    for month, last_day in [(m, _days_in(m)) for m in months] + [(this, today.day)]:
         made: list[dict[str, Any]] = []
         # bills on fixed days
         for day, note, lo, hi in ((3, "Rent share", 650, 650), (8, "Electricity", 48, 130),
@@ -101,10 +121,10 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                          "amount": round(float(rng.uniform(15, 80)), 2)})
         for e in sorted(made, key=lambda e: e["date"]):
             add_entry(st, e["amount"], e["category"], e["note"], e["date"])
-    set_budget(st, "2026-01", float(rng.choice([1500, 1800, 2000])))
-    set_budget(st, "2026-02", float(rng.choice([1500, 1800, 2000])))
+    for month in months:
+        set_budget(st, month, float(rng.choice([1500, 1800, 2000])))
     if rng.random() < 0.8:
-        set_budget(st, "2026-03", float(rng.choice([1000, 1200, 1500, 1800, 2000])))
+        set_budget(st, this, float(rng.choice([1000, 1200, 1500, 1800, 2000])))
     return st
 
 

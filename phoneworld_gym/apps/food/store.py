@@ -12,8 +12,11 @@ The store is plain JSON::
                  placed, eta}],
      "favorites": [restaurant ids], "next_line", "next_order", "next_item"}
 
-Statuses are ``Preparing`` (a new order: the phone's clock is frozen), ``On the way``,
-``Delivered`` and ``Cancelled``; ``placed`` and ``eta`` are ISO times. The tables
+Statuses are ``Preparing`` (a new order stays so: nothing moves an order on),
+``On the way``, ``Delivered`` and ``Cancelled``; ``placed`` and ``eta`` are ISO times. The
+past orders and the one on its way are generated around the phone's start clock
+(``life.now``, by default Saturday 2026-03-14 10:30); a new order is placed at the running
+clock's time. The tables
 (:func:`restaurant_rows` ... :func:`favorite_rows`) are PhoneWorld-only: a delivery app keeps
 its data private.
 """
@@ -28,7 +31,6 @@ import numpy as np
 from phoneworld_gym.apps.food.catalogue import RESTAURANTS, SIZES, Dish, dish_id, restaurant_id
 from phoneworld_gym.life import STREETS, Life
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 TIPS: tuple[float, ...] = (0.0, 2.0, 3.0, 5.0)
 DEFAULT_TIP = 3.0
 FEES: tuple[float, ...] = (0.0, 0.99, 1.49, 1.99, 2.49, 2.99, 3.99)
@@ -131,7 +133,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     st["favorites"] = sorted(int(open_ids[int(k)]) for k in
                              rng.choice(len(open_ids), size=int(rng.integers(1, 3)),
                                         replace=False))
-    _seed_orders(rng, st)
+    _seed_orders(rng, st, life.now)
     return st
 
 
@@ -146,9 +148,9 @@ def _random_line(rng: np.random.Generator, rid: int, avoid: list[int]) -> dict[s
     return {"dish": did, "size": size, "extras": extras, "qty": int(rng.integers(1, 3))}
 
 
-def _seed_orders(rng: np.random.Generator, st: dict[str, Any]) -> None:
-    """Delivered orders from the past weeks (at most one per restaurant, so "my last order
-    from X" is one order) and one from another restaurant on its way now."""
+def _seed_orders(rng: np.random.Generator, st: dict[str, Any], now: dt.datetime) -> None:
+    """Delivered orders from the past weeks before ``now`` (at most one per restaurant, so "my
+    last order from X" is one order) and one from another restaurant on its way ``now``."""
     open_ids = [r["id"] for r in st["restaurants"] if r["open"]]
     picks = [int(open_ids[int(k)]) for k in rng.permutation(len(open_ids))]
     n_past = int(rng.integers(4, 7))
@@ -158,7 +160,7 @@ def _seed_orders(rng: np.random.Generator, st: dict[str, Any]) -> None:
                                           replace=False)]
     for k, day in enumerate(days):
         rid = picks[k]
-        placed = (NOW - dt.timedelta(days=day)).replace(hour=int(rng.integers(11, 21)),
+        placed = (now - dt.timedelta(days=day)).replace(hour=int(rng.integers(11, 21)),
                                                         minute=int(rng.choice([5, 20, 35, 50])))
         lines = [_random_line(rng, rid, [])]
         if rng.random() < 0.6:
@@ -167,7 +169,7 @@ def _seed_orders(rng: np.random.Generator, st: dict[str, Any]) -> None:
                    payment=st["cards"][int(rng.integers(2))], tip=TIPS[int(rng.integers(1, 4))],
                    placed=placed, status="Delivered", number=str(numbers[k]))
     live = picks[n_past]
-    placed = NOW - dt.timedelta(minutes=int(rng.integers(12, 22)))
+    placed = now - dt.timedelta(minutes=int(rng.integers(12, 22)))
     _add_order(st, live, [_random_line(rng, live, [])], address_label="Home",
                payment=st["cards"][0], tip=DEFAULT_TIP, placed=placed, status="On the way",
                number=str(numbers[-1]))

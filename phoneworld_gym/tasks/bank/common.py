@@ -10,6 +10,7 @@ A real phone's banking app keeps its data private, so these tasks run on PhoneWo
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 
@@ -18,11 +19,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.tasks.kit import open_root
 
-TODAY = "2026-03-14"
 CHECKING, SAVINGS, CREDIT = 1, 2, 3
-#: full months of history and the labels of the Activity date filter
-MONTHS: dict[str, str] = {"2025-12": "December 2025", "2026-01": "January 2026",
-                          "2026-02": "February 2026"}
 MEMOS: tuple[str, ...] = (
     "Dinner", "Concert tickets", "Groceries", "Taxi", "Pizza night", "Birthday gift",
     "Movie night", "Gas money", "Brunch", "Book club", "Coffee", "Parking",
@@ -49,16 +46,27 @@ def contacts_to_pay(probe: Probe) -> list[Row]:
     return [c for c in rows if names.count(c["display_name"]) == 1]
 
 
-def daily_left(probe: Probe) -> float:
-    """What can still be sent to people today (dollars)."""
+def past_months(day: dt.date) -> dict[str, str]:
+    """The full months of history before ``day``'s month (the three before it), oldest first:
+    "YYYY-MM" -> the label of the Activity date filter ("February 2026")."""
+    out: dict[str, str] = {}
+    for back in (3, 2, 1):
+        k = day.year * 12 + day.month - 1 - back
+        first = dt.date(k // 12, k % 12 + 1, 1)
+        out[first.isoformat()[:7]] = f"{first.strftime('%B')} {first.year}"
+    return out
+
+
+def daily_left(probe: Probe, day: dt.date) -> float:
+    """What can still be sent to people on ``day``, the phone's date (dollars)."""
     limit = float(probe.query("bank/profile")[0]["daily_limit"])
     sent = -sum(float(t["amount"]) for t in probe.query("bank/transactions")
-                if t["kind"] == "sent" and t["date"] == TODAY)
+                if t["kind"] == "sent" and t["date"] == day.isoformat())
     return round(limit - sent, 2)
 
 
 def spent_at(rows: list[Row], merchant: str, month: str) -> float:
-    """Dollars spent at ``merchant`` in ``month`` ("2026-02"), from transaction rows."""
+    """Dollars spent at ``merchant`` in ``month`` ("YYYY-MM"), from transaction rows."""
     return round(-sum(float(t["amount"]) for t in rows if t["merchant"] == merchant
                       and str(t["date"]).startswith(month) and float(t["amount"]) < 0), 2)
 
@@ -82,7 +90,8 @@ def to_home(device: Device) -> Iterator[Action]:
 
 
 def search_activity(device: Device, text: str, month: str = "") -> Iterator[Action]:
-    """From anywhere: Activity, ``text`` searched, the month filter ("February 2026")."""
+    """From anywhere: Activity, ``text`` searched, the month filter (its label, "<Month>
+    YYYY")."""
     yield from to_home(device)
     yield tap(device, desc="Activity", rid="nav_activity")
     yield type_into(device, text, rid="search_src_text")

@@ -18,7 +18,6 @@ from phoneworld_gym.tasks.bank.common import (
     CREDIT,
     MEMOS,
     SAVINGS,
-    TODAY,
     by_id,
     confirm,
     contacts_to_pay,
@@ -30,7 +29,7 @@ from phoneworld_gym.tasks.bank.common import (
     to_home,
     transfer,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.validators import Check, expect, same_text
 
 
@@ -50,10 +49,11 @@ def balance_change(before: list[Row], aid: int, delta: float) -> dict[str, Any]:
 
 def sent_checks(task: Task, name: str, amount: float, memo: str, account: int,
                 phone: str) -> list[Check]:
-    """One payment of ``amount`` to ``name`` from ``account`` today, that account's balance
-    down by it, and ``name`` added as a payee when they were not one."""
+    """One payment of ``amount`` to ``name`` from ``account`` today (the day the episode
+    started), that account's balance down by it, and ``name`` added as a payee when they were
+    not one."""
     txn: dict[str, Any] = {"kind": "sent", "counterparty": name, "amount": near(-amount),
-                           "account_id": account, "date": TODAY}
+                           "account_id": account, "date": task.start_day().isoformat()}
     if memo:
         txn["memo"] = same_text(memo)
     checks = [expect("bank/transactions", added=[txn]),
@@ -88,8 +88,8 @@ class BankSendMoney(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, contacts_to_pay(probe))
-        left = min(daily_left(probe), float(by_id(probe.query("bank/accounts"))[CHECKING]
-                                            ["balance"]))
+        have = float(by_id(probe.query("bank/accounts"))[CHECKING]["balance"])
+        left = min(daily_left(probe, today(probe)), have)
         amount = min(int(rng.integers(5, 250)) + float(rng.choice([0, 0, 0.5, 0.25])),
                      left - 1)
         return {"name": c["display_name"], "phone": c["number"], "amount": dollars(amount),
@@ -154,12 +154,13 @@ class BankMoveToSavings(Task):
     def evaluate(self, device: Device, report: AgentReport) -> float:
         v = float(self.params["amount"].replace(",", ""))
         accts = self.before("bank/accounts")
+        day = self.start_day().isoformat()
         return self.expect(
             expect("bank/accounts", changed={CHECKING: balance_change(accts, CHECKING, -v),
                                              SAVINGS: balance_change(accts, SAVINGS, v)}),
             expect("bank/transactions", added=[
-                {"account_id": CHECKING, "amount": near(-v), "kind": "transfer", "date": TODAY},
-                {"account_id": SAVINGS, "amount": near(v), "kind": "transfer", "date": TODAY}]))
+                {"account_id": CHECKING, "amount": near(-v), "kind": "transfer", "date": day},
+                {"account_id": SAVINGS, "amount": near(v), "kind": "transfer", "date": day}]))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from transfer(device, "Everyday Checking", "High-Yield Savings",

@@ -15,14 +15,14 @@ from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.bank.common import (
-    MONTHS,
     by_id,
     money_on_screen,
+    past_months,
     search_activity,
     spent_at,
     to_home,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 
 
 @register_task
@@ -93,13 +93,14 @@ class BankSpentAtMerchant(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = probe.query("bank/transactions")
+        months = past_months(today(probe))
         pairs = sorted({(str(t["merchant"]), str(t["date"])[:7]) for t in rows
-                        if t["kind"] == "purchase" and str(t["date"])[:7] in MONTHS})
+                        if t["kind"] == "purchase" and str(t["date"])[:7] in months})
         # a merchant visited at least twice that month (a sum, not one row)
         pairs = [(m, mo) for m, mo in pairs
                  if sum(1 for t in rows if t["merchant"] == m and str(t["date"])[:7] == mo) > 1]
         merchant, month = choice(rng, pairs)
-        return {"merchant": merchant, "month": month, "month_name": MONTHS[month]}
+        return {"merchant": merchant, "month": month, "month_name": months[month]}
 
     def expected_answer(self, device: Device) -> Any:
         return spent_at(self.before("bank/transactions"), self.params["merchant"],
@@ -116,11 +117,12 @@ class BankSpentAtMerchant(Task):
         p = self.params
         rows = self.before("bank/transactions")
         want = self.expected_answer(device)
-        other = next((m for m in MONTHS if spent_at(rows, p["merchant"], m) != want), None)
+        months = past_months(self.start_day())
+        other = next((m for m in months if spent_at(rows, p["merchant"], m) != want), None)
         if other is None:
             yield Action("answer", text=f"${want + 1:,.2f}")
             return
-        yield from search_activity(device, p["merchant"], MONTHS[other])
+        yield from search_activity(device, p["merchant"], months[other])
         yield Action("answer", text=text_of(device, rid="total_spent") or "")
 
 

@@ -25,7 +25,7 @@ from phoneworld_gym.tasks.bank.common import (
     send_money,
     to_home,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 
 
 @register_task
@@ -50,7 +50,7 @@ class BankSendOverLimit(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, contacts_to_pay(probe))
-        over = daily_left(probe) + int(rng.integers(1, 30)) * 50
+        over = daily_left(probe, today(probe)) + int(rng.integers(1, 30)) * 50
         return {"name": c["display_name"], "amount": dollars(over)}
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -73,7 +73,7 @@ class BankSendOverLimit(Task):
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Sends what the limit (or the balance) still allows and claims it is done."""
         have = float(by_id(device.probe.query("bank/accounts"))[CHECKING]["balance"])
-        most = min(daily_left(device.probe), have)
+        most = min(daily_left(device.probe, self.start_day()), have)
         yield from send_money(device, self.params["name"], dollars(most))
         yield Action("status", goal_status="complete")
 

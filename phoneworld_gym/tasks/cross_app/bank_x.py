@@ -10,7 +10,6 @@ Bank's tables are PhoneWorld-only, so these run on PhoneWorld; the SMS side is t
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -31,9 +30,8 @@ from phoneworld_gym.tasks.bank.common import (
     send_money,
 )
 from phoneworld_gym.tasks.bank.edit import sent_checks
-from phoneworld_gym.tasks.calendar.common import epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now_ms
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
@@ -97,7 +95,7 @@ class CrossAppBankPayBackText(Task):
             "address": p["number"],
             "body": f"Hey! Could you send me the ${p['amount']} for the "
                     f"{p['memo'].lower()} when you get a chance?",
-            "date": epoch_ms(dt.datetime(2026, 3, 14, 10, 12)), "type": 1, "read": 1})
+            "date": now_ms(device.probe, 18), "type": 1, "read": 1})
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params

@@ -20,6 +20,7 @@ from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.food.common import (
     browse_to_restaurant,
     checkout,
+    eta_shown,
     live_order,
     open_live_order,
     open_restaurant,
@@ -28,7 +29,7 @@ from phoneworld_gym.tasks.food.common import (
     pick_line,
     requested,
 )
-from phoneworld_gym.tasks.kit import choice, today
+from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
@@ -132,13 +133,7 @@ class CrossAppFoodEtaToCalendar(Task):
 
     def _run(self, device: Device, shift: int, alt: bool = False) -> Iterator[Action]:
         yield from open_live_order(device, from_shade=alt)
-        shown = text_of(device, rid="eta") or ""
-        try:
-            t = dt.datetime.combine(today(device.probe),
-                                    dt.datetime.strptime(shown, "%I:%M %p").time())
-        except ValueError:
-            raise OracleError(f"no arrival time on the order: {shown!r}") from None
-        t += dt.timedelta(minutes=shift)
+        t = eta_shown(device, self.start_time()) + dt.timedelta(minutes=shift)
         yield from create_event(device, "Food delivery", t.date(), t.time(),
                                 (t + dt.timedelta(minutes=15)).time())
 

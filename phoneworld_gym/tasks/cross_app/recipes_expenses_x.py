@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
-from phoneworld_gym.device import Device, Probe
+from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import open_mini
-from phoneworld_gym.tasks.expenses.common import TODAY, about, add_entry
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.expenses.common import about, add_entry, this_month
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.recipes.common import (
     browse_to_recipe,
     by_id,
@@ -110,7 +110,7 @@ class CrossAppRecipeToNote(Task):
 
 
 def _placed(text: str) -> dt.date:
-    """"Placed on March 13, 2026" -> that date."""
+    """"Placed on <Month> <day>, <year>" -> that date."""
     try:
         return dt.datetime.strptime(text.removeprefix("Placed on "), "%B %d, %Y").date()
     except ValueError:
@@ -141,11 +141,16 @@ class CrossAppOrderToExpense(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        month = TODAY.isoformat()[:7]
-        rows = [r for r in probe.query("shopping/orders")
-                if r["status"] != "Cancelled" and r["date"][:7] == month]
-        if not rows:
-            rows = [r for r in probe.query("shopping/orders") if r["date"][:7] == month]
+        day = today(probe)
+        orders = probe.query("shopping/orders")
+        rows: list[Row] = []
+        # this month's orders; early in a month, when it has none yet, last month's
+        for month in (this_month(day), this_month(day.replace(day=1) - dt.timedelta(days=1))):
+            rows = [r for r in orders if r["status"] != "Cancelled" and r["date"][:7] == month]
+            if not rows:
+                rows = [r for r in orders if r["date"][:7] == month]
+            if rows:
+                break
         return {"order": str(choice(rng, rows)["_id"])}
 
     def _order(self) -> dict[str, Any]:
@@ -211,7 +216,8 @@ class CrossAppSplitShareToExpense(Task):
         s = next(r for r in self.before("splitbill/splits") if r["title"] == self.params["title"])
         return self.expect(added("expenses/entries", {
             "amount": about(float(s["each"])), "category": self.params["category"],
-            "note": same_text(self.params["title"]), "date": TODAY.isoformat()}))
+            "note": same_text(self.params["title"]),
+            "date": self.start_day().isoformat()}))
 
     def _log(self, device: Device, key: str) -> Iterator[Action]:
         from phoneworld_gym.oracle import elements

@@ -26,10 +26,9 @@ from phoneworld_gym.oracle import (
     text_of,
     type_into,
 )
-from phoneworld_gym.tasks.kit import open_root, pick_date
+from phoneworld_gym.tasks.kit import open_root, pick_date, today
 
 LABEL = "Expenses"
-TODAY = dt.date(2026, 3, 14)
 CATEGORIES: tuple[str, ...] = ("Groceries", "Dining", "Transport", "Shopping", "Bills",
                                "Entertainment", "Health", "Other")
 #: notes a task asks to log (none is seeded)
@@ -53,6 +52,17 @@ def cents(rng: np.random.Generator, lo: int, hi: int) -> str:
 
 def about(want: float) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, (int, float)) and abs(float(v) - want) < 0.005
+
+
+def this_month(day: dt.date) -> str:
+    """``day``'s month, "YYYY-MM"."""
+    return day.isoformat()[:7]
+
+
+def next_month(month: str) -> str:
+    """The month after ``month`` ("YYYY-MM")."""
+    y, m = int(month[:4]), int(month[5:7])
+    return f"{y + m // 12:04d}-{m % 12 + 1:02d}"
 
 
 def month_label(month: str) -> str:
@@ -92,7 +102,7 @@ def to_tab(device: Device, tab: str) -> Iterator[Action]:
 
 
 def to_month(device: Device, month: str) -> Iterator[Action]:
-    """On Entries or Summary: step the month switcher to ``month`` ("2026-02")."""
+    """On Entries or Summary: step the month switcher to ``month`` ("YYYY-MM")."""
     want = month_label(month)
     for _ in range(14):
         shown = text_of(device, rid="month_title") or ""
@@ -158,8 +168,9 @@ def fill_entry(device: Device, amount: str, category: str, note: str,
 
 def add_entry(device: Device, amount: str, category: str, note: str,
               day: dt.date | None) -> Iterator[Action]:
-    """From anywhere: Entries of this month, "Add expense", the fields, Save."""
+    """From anywhere: Entries of this month (the phone's, where a new entry is dated today),
+    "Add expense", the fields, Save."""
     yield from to_tab(device, "Entries")
-    yield from to_month(device, TODAY.isoformat()[:7])
+    yield from to_month(device, this_month(today(device.probe)))
     yield tap(device, desc="Add expense")
     yield from fill_entry(device, amount, category, note, day)

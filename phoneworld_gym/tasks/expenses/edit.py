@@ -17,27 +17,26 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.expenses.common import (
     CATEGORIES,
     NEW_NOTES,
-    TODAY,
     about,
     add_entry,
     cents,
     day_words,
     month_label,
+    next_month,
     open_entry,
     open_entry_by_category,
+    this_month,
     to_tab,
     unique_entries,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.validators import added, changed, removed, same_text
-
-MARCH = TODAY.isoformat()[:7]
 
 
 @register_task
 class ExpensesLog(Task):
-    """Log an expense on an earlier day of this month: exactly one entry with that amount,
-    category, note and date is added."""
+    """Log an expense on an earlier day (2 to 12 days ago): exactly one entry with that
+    amount, category, note and date is added."""
 
     id = "ExpensesLog"
     apps = ("expenses",)
@@ -56,7 +55,7 @@ class ExpensesLog(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        d = TODAY - dt.timedelta(days=int(rng.integers(2, 13)))
+        d = today(probe) - dt.timedelta(days=int(rng.integers(2, 13)))
         taken = {r["note"].lower() for r in probe.query("expenses/entries")}
         return {"amount": cents(rng, 5, 150), "category": choice(rng, list(CATEGORIES)),
                 "note": choice(rng, [n for n in NEW_NOTES if n.lower() not in taken]),
@@ -83,7 +82,7 @@ class ExpensesLog(Task):
 
 
 def _entry_params(rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-    r = choice(rng, unique_entries(probe, MARCH))
+    r = choice(rng, unique_entries(probe, this_month(today(probe))))
     d = dt.date.fromisoformat(r["date"])
     return {"note": r["note"], "date": r["date"], "day": day_words(d), "id": int(r["_id"])}
 
@@ -183,7 +182,8 @@ class ExpensesDelete(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Deletes another entry of the month."""
-        r = next(r for r in unique_entries(device.probe, MARCH) if r["_id"] != self.params["id"])
+        month = this_month(self.start_day())
+        r = next(r for r in unique_entries(device.probe, month) if r["_id"] != self.params["id"])
         yield from self._delete(device, r["note"], r["date"])
         yield Action("status", goal_status="complete")
 
@@ -211,7 +211,8 @@ class ExpensesSetBudget(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        month = choice(rng, [MARCH, "2026-04"])
+        now = this_month(today(probe))
+        month = choice(rng, [now, next_month(now)])
         have = {r["month"]: float(r["amount"]) for r in probe.query("expenses/budgets")}
         amount = choice(rng, [a for a in range(800, 3050, 50) if a != have.get(month)])
         return {"month": month, "label": month_label(month), "amount": str(amount)}
@@ -238,8 +239,9 @@ class ExpensesSetBudget(Task):
 
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Sets it for the other month."""
-        other = "April 2026" if self.params["month"] == MARCH else "March 2026"
-        yield from self._set(device, other)
+        now = this_month(self.start_day())
+        other = next_month(now) if self.params["month"] == now else now
+        yield from self._set(device, month_label(other))
         yield Action("status", goal_status="complete")
 
 

@@ -16,14 +16,14 @@ from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.expenses.common import (
-    TODAY,
     day_label,
     day_words,
     month_label,
+    this_month,
     to_month,
     to_tab,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 
 
 def _spent(rows: list[dict[str, Any]], *, month: str = "", category: str = "",
@@ -36,8 +36,8 @@ def _spent(rows: list[dict[str, Any]], *, month: str = "", category: str = "",
 
 @register_task
 class ExpensesCategoryTotal(Task):
-    """How much was spent on a category in a month (January to March): the sum of its
-    entries, to the cent."""
+    """How much was spent on a category in a month (this one or the two before it): the sum of
+    its entries, to the cent."""
 
     id = "ExpensesCategoryTotal"
     apps = ("expenses",)
@@ -58,7 +58,7 @@ class ExpensesCategoryTotal(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = probe.query("expenses/entries")
         pairs = sorted({(r["date"][:7], r["category"]) for r in rows
-                        if r["date"][:7] <= TODAY.isoformat()[:7]})
+                        if r["date"][:7] <= this_month(today(probe))})
         month, cat = choice(rng, pairs)
         return {"category": cat, "month": month, "label": month_label(month)}
 
@@ -98,7 +98,8 @@ class ExpensesCategoryTotal(Task):
 @register_task
 class ExpensesDayTotal(Task):
     """How much was spent on one day of this month (every entry of that day together).
-    Fewer goals: only the days of March up to today that have expenses (at most 14)."""
+    Fewer goals: only the days of this month up to today that have expenses (at most 14 at
+    the default clock, the 14th)."""
 
     id = "ExpensesDayTotal"
     apps = ("expenses",)
@@ -117,7 +118,7 @@ class ExpensesDayTotal(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        month = TODAY.isoformat()[:7]
+        month = this_month(today(probe))
         dates = sorted({r["date"] for r in probe.query("expenses/entries")
                         if r["date"][:7] == month})
         d = choice(rng, dates)

@@ -13,6 +13,7 @@ tasks run on PhoneWorld only.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,15 @@ import numpy as np
 
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
+from phoneworld_gym.oracle import (
+    OracleError,
+    elements,
+    find,
+    scroll_to,
+    tap,
+    text_of,
+    type_into,
+)
 from phoneworld_gym.tasks.kit import choice, open_root
 
 #: the tips checkout offers, and the one it starts with
@@ -34,6 +43,20 @@ SIZE_NAMES: tuple[str, ...] = ("Small", "Medium", "Large", "Regular", "Single", 
 #: how a request spells a count of dishes
 COUNT_WORDS: dict[str, int] = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                                "six": 6}
+
+
+def eta_shown(device: Device, after: dt.datetime) -> dt.datetime:
+    """The arrival time on the open order page ("1:05 PM") as the first such time at or after
+    ``after`` (the episode's start: an order on its way or placed since arrives after it,
+    past midnight too)."""
+    shown = text_of(device, rid="eta") or ""
+    try:
+        at = dt.datetime.strptime(shown, "%I:%M %p").time()
+    except ValueError:
+        raise OracleError(f"no arrival time on the order page: {shown!r}") from None
+    start = after.replace(second=0, microsecond=0)
+    eta = dt.datetime.combine(start.date(), at)
+    return eta if eta >= start else eta + dt.timedelta(days=1)
 
 
 def split(value: str) -> list[str]:

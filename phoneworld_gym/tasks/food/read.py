@@ -71,7 +71,7 @@ class FoodOrderEta(Task):
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Ten minutes off (the restaurant's shortest time instead of its longest)."""
         eta = self.expected_answer(device)
-        t = dt.datetime(2026, 3, 14, eta.hour, eta.minute) - dt.timedelta(minutes=10)
+        t = dt.datetime.combine(self.start_day(), eta) - dt.timedelta(minutes=10)
         yield Action("answer", text=f"{t.hour % 12 or 12}:{t.minute:02d} "
                                     f"{'PM' if t.hour >= 12 else 'AM'}")
 

@@ -33,7 +33,7 @@ from phoneworld_gym.tasks.bank.common import (
 from phoneworld_gym.tasks.bank.edit import balance_change, near, sent_checks
 from phoneworld_gym.tasks.calendar.common import create_event, day_words, epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat, send_text
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now_ms, today
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
@@ -221,7 +221,7 @@ class LongHorizonBankSplitUtility(Task):
         c = choice(rng, contacts_to_pay(probe))
         bill = ("Electricity", "Internet", "Water", "Gas", "Trash pickup")[int(rng.integers(5))]
         half = int(rng.integers(20, 90)) + int(rng.integers(1, 20)) * 5 / 100
-        due = dt.date(2026, 3, 14) + dt.timedelta(days=int(rng.integers(3, 25)))
+        due = today(probe) + dt.timedelta(days=int(rng.integers(3, 25)))
         return {"name": c["display_name"], "number": c["number"], "bill": bill,
                 "total": dollars(round(half * 2, 2)), "due": due.isoformat()}
 
@@ -232,7 +232,7 @@ class LongHorizonBankSplitUtility(Task):
             "address": p["number"],
             "body": f"The {p['bill'].lower()} bill is ${p['total']} this month, due "
                     f"{day_words(due)}. Can you pay me your half?",
-            "date": epoch_ms(dt.datetime(2026, 3, 14, 9, 48)), "type": 1, "read": 1})
+            "date": now_ms(device.probe, 42), "type": 1, "read": 1})
 
     def _start(self) -> dt.datetime:
         return dt.datetime.combine(dt.date.fromisoformat(self.params["due"]), dt.time(9, 0))

@@ -15,7 +15,7 @@ import numpy as np
 
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
-from phoneworld_gym.oracle import OracleError, scroll_to, text_of, type_into
+from phoneworld_gym.oracle import OracleError, scroll_to, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.chat.common import last_text, open_chat, opened, send_text
@@ -23,13 +23,14 @@ from phoneworld_gym.tasks.clock.common import add_alarm
 from phoneworld_gym.tasks.food.common import (
     COUNT_WORDS,
     checkout,
+    eta_shown,
     new_rows,
     order_dish,
     order_line,
     pick_line,
     requested,
 )
-from phoneworld_gym.tasks.kit import today
+from phoneworld_gym.tasks.kit import now_ms
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -41,8 +42,8 @@ from phoneworld_gym.tasks.messages.common import (
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
 FRIENDS = "Friends"
-#: when a colleague's request arrives (a few minutes before the phone's 10:30)
-ASKED = dt.datetime(2026, 3, 14, 10, 24, tzinfo=dt.timezone.utc)
+#: how many minutes before the episode's start a colleague's request arrives
+ASKED_AGO = 6
 WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -50,16 +51,6 @@ def _new_order(task: Task, device: Device) -> Row | None:
     """The one order the agent placed (None unless exactly one)."""
     new = new_rows(task.before("food/orders"), device.probe.query("food/orders"))
     return new[0] if len(new) == 1 else None
-
-
-def _eta_of(device: Device) -> dt.datetime:
-    """The arrival time on the open order page, today."""
-    shown = text_of(device, rid="eta") or ""
-    try:
-        return dt.datetime.combine(today(device.probe),
-                                   dt.datetime.strptime(shown, "%I:%M %p").time())
-    except ValueError:
-        raise OracleError(f"no arrival time on the order page: {shown!r}") from None
 
 
 @register_task
@@ -147,7 +138,7 @@ class LongHorizonFoodGroupLunch(Task):
         qty = each * COUNT_WORDS[m.group(1)] - fewer
         yield from order_dish(device, dish, restaurant, size, (), qty, browse)
         yield from checkout(device, address="Home")
-        eta = _eta_of(device)
+        eta = eta_shown(device, self.start_time())
         yield from create_event(device, "Lunch delivery", eta.date(), eta.time(),
                                 (eta + dt.timedelta(minutes=30)).time())
         yield from open_chat(device, FRIENDS)
@@ -210,7 +201,7 @@ class LongHorizonFoodTeamLunch(Task):
     def setup(self, device: Device) -> None:
         p = self.params
         device.insert("sms", {"address": p["number"], "type": INBOX, "read": 1,
-                              "date": int(ASKED.timestamp() * 1000),
+                              "date": now_ms(device.probe, ASKED_AGO),
                               "body": f"Team lunch today! Can you order {WORDS[p['qty']]} "
                                       f"{p['size'].lower()} {p['dish']} from {p['restaurant']} "
                                       "to the office?"})
@@ -236,7 +227,7 @@ class LongHorizonFoodTeamLunch(Task):
         qty, size, dish, restaurant = requested(last_received(device), " to the office?")
         yield from order_dish(device, dish, restaurant, size, (), qty, browse)
         yield from checkout(device, address=address)
-        eta = _eta_of(device)
+        eta = eta_shown(device, self.start_time())
         yield from add_alarm(device, eta.hour, eta.minute)
         yield from scroll_to(device, rid="edit_label")
         yield type_into(device, "Lunch is here", rid="edit_label")

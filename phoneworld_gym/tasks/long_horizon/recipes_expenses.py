@@ -25,7 +25,7 @@ from phoneworld_gym.oracle import OracleError, scroll_to, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.expenses.common import about, add_entry, day_words
-from phoneworld_gym.tasks.kit import choice, pick_date
+from phoneworld_gym.tasks.kit import choice, now_ms, pick_date, today
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -45,9 +45,8 @@ from phoneworld_gym.tasks.recipes.common import (
 from phoneworld_gym.tasks.todo.common import my_tasks, open_list
 from phoneworld_gym.validators import added, same_phone, same_text
 
-TODAY = dt.date(2026, 3, 14)
-#: when the texts arrive (a few minutes before the phone's 10:30)
-TEXTED = dt.datetime(2026, 3, 14, 10, 12, tzinfo=dt.timezone.utc)
+#: how many minutes before the episode's start the texts arrive
+TEXTED_AGO = 18
 
 
 def _clock(hour: int) -> str:
@@ -60,9 +59,20 @@ _GROCERIES = re.compile(r"run on (\w+, \w+ \d+), \$([\d,]+\.\d\d) in total\. You
                         r"\$([\d,]+\.\d\d), could you pay me back by (\w+, \w+ \d+)\?")
 
 
-def _day(words: str) -> dt.date:
-    """"Saturday, March 21" (this year) as a date."""
-    return dt.datetime.strptime(f"{words} {TODAY.year}", "%A, %B %d %Y").date()
+def _day(words: str, near: dt.date) -> dt.date:
+    """"Saturday, March 21" as a date: the one of that weekday nearest ``near`` (the year
+    is not written, and the day may be in the next or the last year)."""
+    days = []
+    for year in (near.year - 1, near.year, near.year + 1):
+        try:
+            d = dt.datetime.strptime(f"{words} {year}", "%A, %B %d %Y").date()
+        except ValueError:  # February 29 of a year without it
+            continue
+        if d.strftime("%A") == words.split(",")[0]:
+            days.append(d)
+    if not days:
+        raise OracleError(f"no day {words!r} near {near}")
+    return min(days, key=lambda d: abs((d - near).days))
 
 
 @register_task
@@ -104,7 +114,7 @@ class LongHorizonPotluck(Task):
         listed = {int(r["recipe_id"]) for r in probe.query("recipes/shopping_list")}
         r = choice(rng, [r for r in recipes(probe)
                          if int(r["_id"]) not in saved | listed])
-        day = TODAY + dt.timedelta(days=int(rng.integers(3, 15)))
+        day = today(probe) + dt.timedelta(days=int(rng.integers(3, 15)))
         return {"name": str(c["display_name"]), "first": str(c["display_name"]).split()[0],
                 "number": str(c["number"]), "recipe": r["name"], "id": int(r["_id"]),
                 "guests": int(r["servings"]) + int(rng.integers(2, 4)),
@@ -115,7 +125,7 @@ class LongHorizonPotluck(Task):
         day = dt.date.fromisoformat(p["date"])
         device.insert("sms", {
             "address": p["number"], "type": INBOX, "read": 1,
-            "date": int(TEXTED.timestamp() * 1000),
+            "date": now_ms(device.probe, TEXTED_AGO),
             "body": f"Potluck at my place on {day_words(day)} at {_clock(p['hour'])}! Could "
                     f"you bring {p['recipe']}? We'll be {p['guests']} people."})
 
@@ -152,7 +162,8 @@ class LongHorizonPotluck(Task):
         yield from set_servings(device, guests if servings is None else servings)
         yield from scroll_to(device, rid="add_to_list")
         yield tap(device, rid="add_to_list")
-        s = dt.datetime.combine(_day(day), dt.datetime.strptime(hour, "%I %p").time())
+        s = dt.datetime.combine(_day(day, self.start_day()),
+                                dt.datetime.strptime(hour, "%I %p").time())
         yield from create_event(device, f"Potluck at {p['first']}'s", s.date(), s.time(),
                                 (s + dt.timedelta(hours=3)).time())
         yield from open_thread(device, p["name"])
@@ -210,8 +221,8 @@ class LongHorizonGroceryHalf(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, texters(probe, unread=False))
         half = int(rng.integers(18, 90)) + int(rng.integers(0, 100)) / 100
-        shop = TODAY - dt.timedelta(days=int(rng.integers(2, 9)))
-        due = TODAY + dt.timedelta(days=int(rng.integers(2, 10)))
+        shop = today(probe) - dt.timedelta(days=int(rng.integers(2, 9)))
+        due = today(probe) + dt.timedelta(days=int(rng.integers(2, 10)))
         return {"name": str(c["display_name"]), "first": str(c["display_name"]).split()[0],
                 "number": str(c["number"]), "total": f"{2 * half:.2f}", "half": f"{half:.2f}",
                 "date": shop.isoformat(), "due": due.isoformat(), "list_id": my_tasks(probe)}
@@ -221,7 +232,7 @@ class LongHorizonGroceryHalf(Task):
         shop, due = dt.date.fromisoformat(p["date"]), dt.date.fromisoformat(p["due"])
         device.insert("sms", {
             "address": p["number"], "type": INBOX, "read": 1,
-            "date": int(TEXTED.timestamp() * 1000),
+            "date": now_ms(device.probe, TEXTED_AGO),
             "body": f"I did our grocery run on {day_words(shop)}, ${p['total']} in total. Your "
                     f"half is ${p['half']}, could you pay me back by {day_words(due)}?"})
 
@@ -248,11 +259,11 @@ class LongHorizonGroceryHalf(Task):
             raise OracleError("the grocery text is not the newest")
         shop, total, half, due = m.group(1), m.group(2), m.group(3), m.group(4)
         yield from add_entry(device, (total if whole else half).replace(",", ""), "Groceries",
-                             f"Groceries with {p['first']}", _day(shop))
+                             f"Groceries with {p['first']}", _day(shop, self.start_day()))
         yield from open_list(device, "My Tasks")
         yield tap(device, desc="Create new task")
         yield type_into(device, f"Pay {p['first']} back", rid="task_title_edit")
-        yield from pick_date(device, _day(due), "due_date")
+        yield from pick_date(device, _day(due, self.start_day()), "due_date")
         yield tap(device, text="High", rid="priority_option")
         yield tap(device, text="Save", rid="save")
         yield from open_thread(device, p["name"])

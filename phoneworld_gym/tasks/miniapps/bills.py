@@ -46,8 +46,9 @@ def bill_params(rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
     return {"kind": str(b["kind"]).lower(), "biller": b["biller"], "id": int(b["_id"])}
 
 
-def paid(p: dict[str, Any]) -> Any:
-    return changed("bills/bills", p["id"], status="Paid", paid_on="2026-03-14")
+def paid(task: Task, bid: int) -> Any:
+    """Bill ``bid`` became paid on the day the episode started."""
+    return changed("bills/bills", bid, status="Paid", paid_on=task.start_day().isoformat())
 
 
 def _other(device: Device, p: dict[str, Any]) -> Row:
@@ -83,7 +84,7 @@ class BillsPay(Task):
         return bill_params(rng, probe)
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        return self.expect(paid(self.params))
+        return self.expect(paid(self, self.params["id"]))
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from pay(device, self.params["kind"].title(), self.params["biller"])
@@ -126,7 +127,7 @@ class BillsPayShare(ShareResultTask):
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
-        return self.expect(paid(p), added("chat/messages", {
+        return self.expect(paid(self, p["id"]), added("chat/messages", {
             "chat_id": p["chat_id"], "sender": "me", "type": "card",
             "body": lambda v: f"({p['biller']})" in str(v)}))
 
@@ -279,7 +280,7 @@ class BillsPayLargestDue(Task):
         return [int(r["_id"]) for r in rows if float(r["amount"]) == top]
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        scores = [self.expect(paid({"id": i})) for i in self._largest()]
+        scores = [self.expect(paid(self, i)) for i in self._largest()]
         return max(scores)
 
     def _pay_by(self, device: Device, pick: Any) -> Iterator[Action]:
