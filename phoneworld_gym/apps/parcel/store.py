@@ -3,11 +3,14 @@ an expected day and a delivery option (home in a time window, or a pickup locker
 
 A parcel is ``{"id", "tracking", "sender", "item", "status", "day", "delivery",
 "events": [[when, text]]}``; ``delivery`` is a home window ("Home, 9 AM - 12 PM") or
-"Locker: <name>". Tasks read ``parcel/parcels``.
+"Locker: <name>". Tasks read ``parcel/parcels``. Days and the timeline are generated around
+the phone's start clock (``life.today``): a parcel in transit is expected two to five days
+after it, the delivered one arrived the day before.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
@@ -23,24 +26,39 @@ SENDERS: tuple[tuple[str, str], ...] = (
 WINDOWS: tuple[str, ...] = ("9 AM - 12 PM", "12 PM - 3 PM", "3 PM - 6 PM", "6 PM - 9 PM")
 LOCKERS: tuple[str, ...] = ("Central Station locker", "City Library locker",
                             "Harbor Market locker")
-DAYS: tuple[str, ...] = ("Mon, Mar 16", "Tue, Mar 17", "Wed, Mar 18", "Thu, Mar 19")
+#: the days a parcel in transit is expected, counted from the start day
+DAYS_AHEAD: tuple[int, ...] = (2, 3, 4, 5)
+
+
+def day_label(d: dt.date) -> str:
+    """"Mon, Mar 16": how Parcel shows a day."""
+    return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
+
+
+def moment(d: dt.date, hour: int, minute: int) -> str:
+    """"Mar 11, 4:10 PM": a timeline entry's time."""
+    t = dt.datetime.combine(d, dt.time(hour, minute))
+    return f"{t.strftime('%b')} {t.day}, {t.strftime('%I:%M %p').lstrip('0')}"
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Three or four parcels in transit from different senders, plus one delivered."""
+    today = life.today
+    ago = {k: today - dt.timedelta(days=k) for k in (1, 2, 3)}
     idx = rng.choice(len(SENDERS), size=int(rng.integers(4, 6)), replace=False)
     parcels = []
     for k, i in enumerate(idx):
         sender, item = SENDERS[int(i)]
         delivered = k == len(idx) - 1
-        day = "Fri, Mar 13" if delivered else DAYS[int(rng.integers(len(DAYS)))]
+        day = day_label(ago[1] if delivered else today + dt.timedelta(
+            days=DAYS_AHEAD[int(rng.integers(len(DAYS_AHEAD)))]))
         tracking = f"PW{int(rng.integers(10 ** 8, 10 ** 9))}"
-        events = [["Mar 11, 4:10 PM", f"Label created by {sender}"],
-                  ["Mar 12, 8:45 AM", "Picked up by courier"]]
+        events = [[moment(ago[3], 16, 10), f"Label created by {sender}"],
+                  [moment(ago[2], 8, 45), "Picked up by courier"]]
         if delivered:
-            events.append(["Mar 13, 2:20 PM", "Delivered to your door"])
+            events.append([moment(ago[1], 14, 20), "Delivered to your door"])
         else:
-            events.append(["Mar 13, 11:05 PM", "Arrived at local depot"])
+            events.append([moment(ago[1], 23, 5), "Arrived at local depot"])
         parcels.append({"id": k + 1, "tracking": tracking, "sender": sender, "item": item,
                         "status": "Delivered" if delivered else "In transit", "day": day,
                         "delivery": f"Home, {WINDOWS[int(rng.integers(len(WINDOWS)))]}",

@@ -5,6 +5,7 @@ locker, when a parcel is expected (information retrieval), and cancelling a parc
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
@@ -174,7 +175,9 @@ class ParcelExpectedDay(Task):
         """Another parcel's day (or the day after)."""
         rows = self.before("parcel/parcels")
         day = next(r["day"] for r in rows if r["_id"] == self.params["id"])
-        other = next((r["day"] for r in rows if r["day"] != day), "Fri, Mar 20")
+        later = self.start_day() + dt.timedelta(days=6)  # after every expected day
+        other = next((r["day"] for r in rows if r["day"] != day),
+                     f"{later.strftime('%a')}, {later.strftime('%b')} {later.day}")
         yield Action("answer", text=other)
 
 
