@@ -42,7 +42,8 @@ MAX_AHEAD = dt.timedelta(days=30)
 
 
 def now(ctx: Ctx) -> dt.datetime:
-    return dt.datetime.fromisoformat(ctx.now)
+    """The phone's running clock."""
+    return ctx.time()
 
 
 # -- shared pieces ---------------------------------------------------------------------------

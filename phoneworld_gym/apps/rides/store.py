@@ -14,14 +14,15 @@ One ride type has no drivers nearby in each episode (``available`` 0): it shows 
 unavailable and cannot be booked.
 
 The store is ``{"places", "types", "trips", "scheduled", "surge", "card", "rider",
-"next_trip", "next_sched"}``. Tables (PhoneWorld-only: a real ride app keeps its data
-private): ``rides/places`` and ``rides/types`` (static), ``rides/trips`` (``_id``, ``pickup``,
-``dropoff`` (place names), ``pickup_key``, ``dropoff_key``, ``type``, ``start`` (ISO minute),
-``miles``, ``minutes``, ``fare``, ``fee``, ``tip``, ``total``, ``status`` ("completed",
-"canceled" or "active"), ``driver``, ``car``, ``plate``, ``eta`` ("10:52 AM", arrival) and
-``rides/scheduled`` (``_id``, ``pickup``, ``dropoff``, ``pickup_key``, ``dropoff_key``,
-``type``, ``pickup_at`` (ISO minute), ``estimate``, ``status`` ("scheduled" or "canceled")).
-"""
+"next_trip", "next_sched", "start_clock"}`` (``start_clock``: the phone's clock when the
+data was generated, ISO minute; the history lies before it, the scheduled rides after it).
+Tables (PhoneWorld-only: a real ride app keeps its data private): ``rides/places`` and
+``rides/types`` (static), ``rides/trips`` (``_id``, ``pickup``, ``dropoff`` (place names),
+``pickup_key``, ``dropoff_key``, ``type``, ``start`` (ISO minute), ``miles``, ``minutes``,
+``fare``, ``fee``, ``tip``, ``total``, ``status`` ("completed", "canceled" or "active"),
+``driver``, ``car``, ``plate``, ``eta`` ("10:52 AM", arrival) and ``rides/scheduled``
+(``_id``, ``pickup``, ``dropoff``, ``pickup_key``, ``dropoff_key``, ``type``, ``pickup_at``
+(ISO minute), ``estimate``, ``status`` ("scheduled" or "canceled"))."""
 
 from __future__ import annotations
 
@@ -35,7 +36,6 @@ import numpy as np
 
 from phoneworld_gym.life import FIRST_NAMES, LAST_NAMES, STREETS, Life
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 BOOKING_FEE = 2.25
 #: the tip amounts a receipt offers (dollars)
 TIPS: tuple[int, ...] = (1, 2, 3, 5)
@@ -151,7 +151,8 @@ def _driver(rng: np.random.Generator) -> dict[str, str]:
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Places (Home, Work, ten landmarks, the homes of the life's people), the four ride
-    types with one unavailable, six to nine past trips and one to three scheduled rides."""
+    types with one unavailable, six to nine past trips and one to three scheduled rides
+    around ``life.now`` (the phone's start clock)."""
     assert life.owner.home is not None
     city = life.owner.home
     places = [_place("home", "Home", city.one_line(), "home"),
@@ -175,15 +176,16 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     st: dict[str, Any] = {"places": places, "types": types, "trips": [], "scheduled": [],
                           "surge": surge, "next_trip": 1, "next_sched": 1,
                           "card": f"Visa •••• {int(rng.integers(1000, 9999))}",
-                          "rider": life.owner.first}
-    _history(rng, st)
-    _schedule(rng, st)
+                          "rider": life.owner.first,
+                          "start_clock": life.now.isoformat(timespec="minutes")}
+    _history(rng, st, life.today)
+    _schedule(rng, st, life.today)
     return st
 
 
-def _history(rng: np.random.Generator, st: dict[str, Any]) -> None:
-    """Six to nine past trips over the last four weeks (one of them canceled), oldest
-    first."""
+def _history(rng: np.random.Generator, st: dict[str, Any], today: dt.date) -> None:
+    """Six to nine past trips over the four weeks before ``today`` (one of them canceled),
+    oldest first."""
     by_key = {p["key"]: p for p in st["places"]}
     others = [p["key"] for p in st["places"] if p["kind"] in ("place", "address")]
     n = int(rng.integers(6, 10))
@@ -197,8 +199,9 @@ def _history(rng: np.random.Generator, st: dict[str, Any]) -> None:
         else:
             a = "home" if r < 0.8 else "work"
             b = _pick(rng, others)
-        start = (NOW - dt.timedelta(days=back)).replace(
-            hour=int(rng.integers(6, 22)), minute=int(rng.integers(0, 12)) * 5)
+        start = dt.datetime.combine(today - dt.timedelta(days=back),
+                                    dt.time(int(rng.integers(6, 22)),
+                                            int(rng.integers(0, 12)) * 5))
         kind = _pick(rng, TYPE_NAMES)
         surge = round(1.0 + int(rng.integers(0, 4)) * 0.1, 1)
         # the latest two trips are not tipped yet (a rider tips some time after a ride)
@@ -207,15 +210,16 @@ def _history(rng: np.random.Generator, st: dict[str, Any]) -> None:
                   status="canceled" if i == canceled else "completed")
 
 
-def _schedule(rng: np.random.Generator, st: dict[str, Any]) -> None:
-    """One to three rides scheduled for the coming two weeks, each to another place."""
+def _schedule(rng: np.random.Generator, st: dict[str, Any], today: dt.date) -> None:
+    """One to three rides scheduled for the two weeks after ``today``, each to another
+    place."""
     by_key = {p["key"]: p for p in st["places"]}
     pool = [p["key"] for p in st["places"] if p["kind"] == "place"] + ["work"]
     dests = [pool[int(i)] for i in rng.choice(len(pool), size=int(rng.integers(1, 4)),
                                               replace=False)]
     kinds = [t["name"] for t in st["types"] if t["available"]]
     for d in dests:
-        day = NOW.date() + dt.timedelta(days=int(rng.integers(1, 15)))
+        day = today + dt.timedelta(days=int(rng.integers(1, 15)))
         at = dt.datetime.combine(day, dt.time(int(rng.integers(5, 21)),
                                               int(rng.integers(0, 4)) * 15))
         add_scheduled(st, by_key["home"], by_key[d], _pick(rng, kinds), at)
@@ -326,7 +330,8 @@ def scheduled_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
 def schedule_fixture(st: dict[str, Any], pickup: Any = "home", dropoff: Any = None,
                      type: Any = "Economy", pickup_at: Any = None) -> dict[str, Any]:  # noqa: A002
     """Setup routine: reserve a ride from place ``pickup`` to place ``dropoff`` (place keys)
-    of an available ``type`` at ``pickup_at`` (ISO minute, after now). Returns its ``_id``;
+    of an available ``type`` at ``pickup_at`` (ISO minute, after the phone's clock when the
+    data was generated: a fixture sets an episode up before it runs). Returns its ``_id``;
     a bad argument raises ``ValueError`` naming it and changes nothing."""
     a, b = place(st, pickup), place(st, dropoff)
     if a is None:
@@ -341,8 +346,9 @@ def schedule_fixture(st: dict[str, Any], pickup: Any = "home", dropoff: Any = No
         at = dt.datetime.fromisoformat(pickup_at) if isinstance(pickup_at, str) else None
     except ValueError:
         at = None
-    if at is None or at <= NOW:
-        raise ValueError(f"schedule_ride: pickup_at must be an ISO date-time after {NOW}, "
-                         f"got {pickup_at!r}")
+    start = dt.datetime.fromisoformat(st["start_clock"])
+    if at is None or at <= start:
+        raise ValueError(f"schedule_ride: pickup_at must be an ISO date-time after "
+                         f"{start.isoformat(timespec='minutes')}, got {pickup_at!r}")
     ride = add_scheduled(st, a, b, type, at)
     return {"_id": ride["id"], "estimate": ride["estimate"]}

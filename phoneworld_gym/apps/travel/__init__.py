@@ -49,7 +49,7 @@ class TravelApp(App):
     fixtures = {"book": store.book_fixture, "save": store.save_fixture}
     network_screens = ("results", "hotel")
     promos = ({"title": "Genius deal: 15% off",
-               "text": "Save 15% or more on stays booked before March 31."},
+               "text": "Save 15% or more on stays booked before the end of the month."},
               {"title": "Late escape deals",
                "text": "Find last-minute stays with free cancellation this weekend."})
 

@@ -2,8 +2,9 @@
 with two or three room types, a price per night, and the nights each room is sold out.
 
 The catalogue is a pure function of a variant number (drawn from the episode's generator and
-kept in the store), cached, so the store stays small and the world's fingerprint cheap. It
-never changes during an episode, so its tables are static. Sold-out nights cluster on two
+kept in the store) and of its first night (the phone's date when the data was generated,
+also kept in the store), cached, so the store stays small and the world's fingerprint cheap.
+It never changes during an episode, so its tables are static. Sold-out nights cluster on two
 "busy" nights per city (a convention in town), so a whole hotel can be sold out on some dates.
 """
 
@@ -17,7 +18,6 @@ import numpy as np
 
 from phoneworld_gym.life import CITIES
 
-TODAY = dt.date(2026, 3, 14)
 #: how far ahead rooms can be booked (and sold-out nights are drawn)
 HORIZON_DAYS = 90
 
@@ -100,21 +100,23 @@ class Catalogue:
         return sorted({h.city for h in self.hotels})
 
 
-def _nights(rng: np.random.Generator, n: int) -> set[str]:
-    return {(TODAY + dt.timedelta(days=int(d))).isoformat()
+def _nights(rng: np.random.Generator, n: int, first: dt.date) -> set[str]:
+    """``n`` nights drawn from the ``HORIZON_DAYS`` starting at ``first`` (ISO dates)."""
+    return {(first + dt.timedelta(days=int(d))).isoformat()
             for d in rng.integers(0, HORIZON_DAYS, size=n)}
 
 
 # bound: 8 catalogues, ~150 KiB each: each world draws its own variant, and only the
 # worlds in play read theirs (a miss rebuilds one in milliseconds)
 @functools.lru_cache(maxsize=8)
-def catalogue(variant: int) -> Catalogue:
-    """The hotels of catalogue ``variant`` (the same variant always gives the same hotels)."""
+def catalogue(variant: int, first: dt.date) -> Catalogue:
+    """The hotels of catalogue ``variant``, selling the nights from ``first`` on (the same
+    variant always gives the same hotels; its sold-out nights count from ``first``)."""
     rng = np.random.default_rng(variant)
     hotels: list[Hotel] = []
     room_id = 1
     for ci, (city, state, zipc) in enumerate(CITIES):
-        busy = _nights(rng, 2)
+        busy = _nights(rng, 2, first)
         brands = rng.choice(len(BRANDS), size=len(STARS), replace=False)
         stars = [STARS[int(i)] for i in rng.permutation(len(STARS))]
         for k in range(len(STARS)):
@@ -126,7 +128,7 @@ def catalogue(variant: int) -> Catalogue:
             kinds = ROOM_TYPES if rng.random() < 0.6 else ROOM_TYPES[:2]
             rooms = []
             for kind, sleeps, factor in kinds:
-                sold = _nights(rng, int(rng.integers(1, 5)))
+                sold = _nights(rng, int(rng.integers(1, 5)), first)
                 sold |= {d for d in sorted(busy) if rng.random() < 0.75}
                 rooms.append(Room(room_id, hid, kind, sleeps, int(round(base * factor)),
                                   tuple(sorted(sold))))

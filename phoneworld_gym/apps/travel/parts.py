@@ -62,7 +62,7 @@ def short_day(iso: str) -> str:
 
 
 def long_day(iso: str) -> str:
-    """"Saturday, March 21, 2026"."""
+    """The day in full, with its year: "Saturday, March 21, 2026"."""
     d = dt.date.fromisoformat(iso)
     return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}, {d.year}"
 

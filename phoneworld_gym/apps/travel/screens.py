@@ -38,7 +38,8 @@ TABS = ("search", "saved", "trips")
 
 
 def today(ctx: Ctx) -> dt.date:
-    return dt.datetime.fromisoformat(ctx.now).date()
+    """The phone's date (its running clock)."""
+    return ctx.time().date()
 
 
 # -- main: search, saved, bookings -------------------------------------------------------------
@@ -282,7 +283,7 @@ def trips_tab(ctx: Ctx) -> View:
     tabs = pickers.tabs([(label, kind == k, ctx.setter("trips", k)) for k, label in
                          (("upcoming", "Upcoming"), ("past", "Past"),
                           ("cancelled", "Cancelled"))], theme=th, rid="trip_tabs")
-    bookings = ts.trips(ctx.store, kind)
+    bookings = ts.trips(ctx.store, kind, today(ctx))
     if not bookings:
         msg = {"upcoming": ("No trips yet", "Where to next? Your upcoming stays show here."),
                "past": ("No past trips", "Stays you have completed show here."),

@@ -261,7 +261,7 @@ def booking(ctx: Ctx) -> View | Page:
     r = c.room(b["room_id"]) if b is not None else None
     if b is None or h is None or r is None:
         return _missing(ctx, "Booking")
-    upcoming = ts.is_upcoming(b)
+    upcoming = ts.is_upcoming(b, ctx.time().date())
     cancelled = b["status"] == "cancelled"
     status = "Cancelled" if cancelled else "Confirmed" if upcoming else "Completed"
     kids: list[View] = []

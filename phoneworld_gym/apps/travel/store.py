@@ -1,11 +1,14 @@
 """Travel data: the owner's hotel bookings and saved hotels, the search form and recent
 searches, over the static hotel catalogue (:mod:`phoneworld_gym.apps.travel.catalogue`).
 
-The store is ``{"catalogue": variant, "guest": {name, email}, "form": {city, hotel,
-checkin, checkout, guests}, "filters": {...}, "sort": str, "bookings": [...], "saved": [hotel ids],
-"searches": [...], "next_id": int}``. A booking is ``{id, hotel_id, room_id, checkin,
-checkout, guests, guest_name, total, status, confirmation}`` with ``status`` "confirmed" or
-"cancelled"; it is upcoming while its check-out is after today, past otherwise.
+The store is ``{"catalogue": variant, "first_night": ISO date, "guest": {name, email},
+"form": {city, hotel, checkin, checkout, guests}, "filters": {...}, "sort": str,
+"bookings": [...], "saved": [hotel ids], "searches": [...], "next_id": int}``:
+``first_night`` is the phone's date when the data was generated (its start clock), the
+first night the catalogue sells and the day the owner's plans count from. A booking is
+``{id, hotel_id, room_id, checkin, checkout, guests, guest_name, total, status,
+confirmation}`` with ``status`` "confirmed" or "cancelled"; it is upcoming while its
+check-out is after today (the phone's running clock), past otherwise.
 
 Tables (PhoneWorld-only: a real phone's booking app keeps its data private):
 ``travel/hotels``, ``travel/rooms`` and ``travel/account`` (static), ``travel/bookings``,
@@ -19,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld_gym.apps.travel.catalogue import TODAY, Catalogue, Hotel, Room, catalogue
+from phoneworld_gym.apps.travel.catalogue import Catalogue, Hotel, Room, catalogue
 from phoneworld_gym.life import Life
 
 SORTS: tuple[str, ...] = ("Top picks", "Price (lowest first)", "Rating (highest first)",
@@ -36,7 +39,7 @@ def no_filters() -> dict[str, Any]:
 
 
 def cat(st: dict[str, Any]) -> Catalogue:
-    return catalogue(int(st["catalogue"]))
+    return catalogue(int(st["catalogue"]), day(st["first_night"]))
 
 
 def day(iso: str) -> dt.date:
@@ -51,12 +54,14 @@ def nights(checkin: str, checkout: str) -> int:
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """The owner's travel: one or two past stays, one or two upcoming, sometimes a cancelled
     one, two or three saved hotels (never in the owner's home town) and a few recent
-    searches; the form starts empty (:func:`new_form`)."""
+    searches; the form starts empty (:func:`new_form`). Dates count from ``life.today``,
+    the phone's start date."""
+    today = life.today
     variant = int(rng.integers(1, 2**31 - 1))
-    shop = catalogue(variant)
+    shop = catalogue(variant, today)
     home = life.owner.home.city if life.owner.home is not None else ""
     away = [h for h in shop.hotels if h.city != home]
-    st: dict[str, Any] = {"catalogue": variant,
+    st: dict[str, Any] = {"catalogue": variant, "first_night": today.isoformat(),
                           "guest": {"name": life.owner.name, "email": life.owner.email},
                           "filters": no_filters(), "sort": SORTS[0], "bookings": [],
                           "saved": [], "searches": [], "next_id": 1,
@@ -75,7 +80,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     if rng.random() < 0.5:
         plans.append((int(rng.integers(10, 50)), "cancelled"))
     for (offset, status), h in zip(plans, picks):
-        checkin = TODAY + dt.timedelta(days=offset)
+        checkin = today + dt.timedelta(days=offset)
         checkout = checkin + dt.timedelta(days=int(rng.integers(1, 5)))
         room = h.rooms[int(rng.integers(len(h.rooms)))]
         guests = int(rng.integers(1, room.sleeps + 1))
@@ -86,17 +91,18 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
         st["saved"] = [h.id for h in away[-2:]]
     for _ in range(int(rng.integers(1, 4))):
         h = away[int(rng.integers(len(away)))]
-        ci = TODAY + dt.timedelta(days=int(rng.integers(3, 40)))
+        ci = today + dt.timedelta(days=int(rng.integers(3, 40)))
         co = ci + dt.timedelta(days=int(rng.integers(1, 4)))
         record_search(st, h.city, ci.isoformat(), co.isoformat(), int(rng.integers(1, 4)))
-    st["form"] = new_form()
+    st["form"] = new_form(today)
     return st
 
 
-def new_form() -> dict[str, Any]:
-    """The search form as the app opens: no destination, tonight only, two adults."""
-    return {"city": "", "hotel": 0, "checkin": TODAY.isoformat(),
-            "checkout": (TODAY + dt.timedelta(days=1)).isoformat(), "guests": 2}
+def new_form(today: dt.date) -> dict[str, Any]:
+    """The search form as the app opens on ``today``: no destination, tonight only, two
+    adults."""
+    return {"city": "", "hotel": 0, "checkin": today.isoformat(),
+            "checkout": (today + dt.timedelta(days=1)).isoformat(), "guests": 2}
 
 
 def record_search(st: dict[str, Any], city: str, checkin: str, checkout: str,
@@ -181,18 +187,19 @@ def find_booking(st: dict[str, Any], bid: Any) -> dict[str, Any] | None:
     return next((b for b in st["bookings"] if b["id"] == bid), None)
 
 
-def is_upcoming(b: dict[str, Any], today: dt.date = TODAY) -> bool:
+def is_upcoming(b: dict[str, Any], today: dt.date) -> bool:
+    """True while the booking's check-out is after ``today`` (the phone's date)."""
     return day(b["checkout"]) > today
 
 
-def trips(st: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    """Bookings of a Trips tab: "upcoming" (confirmed, soonest first), "past" (confirmed,
-    newest first) or "cancelled"."""
+def trips(st: dict[str, Any], kind: str, today: dt.date) -> list[dict[str, Any]]:
+    """Bookings of a Trips tab on ``today`` (the phone's date): "upcoming" (confirmed,
+    soonest first), "past" (confirmed, newest first) or "cancelled"."""
     if kind == "cancelled":
         return sorted((b for b in st["bookings"] if b["status"] == "cancelled"),
                       key=lambda b: b["checkin"])
     rows = [b for b in st["bookings"] if b["status"] == "confirmed"
-            and is_upcoming(b) == (kind == "upcoming")]
+            and is_upcoming(b, today) == (kind == "upcoming")]
     return sorted(rows, key=lambda b: b["checkin"], reverse=kind == "past")
 
 

@@ -26,10 +26,9 @@ from phoneworld_gym.oracle import OracleError, tap, text_of, type_into
 from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms, open_event
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.tasks.rides.common import (
-    NOW,
     available,
     book,
     by_key,
@@ -205,7 +204,7 @@ def event_params(rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
     taken = {r["title"].lower() for r in probe.query("calendar")}
     title = choice(rng, [{"t": t} for t in EVENTS if t.lower() not in taken])["t"]
     spot = choice(rng, places(probe, "place"))
-    day = NOW.date() + dt.timedelta(days=int(rng.integers(2, 13)))
+    day = today(probe) + dt.timedelta(days=int(rng.integers(2, 13)))
     start = dt.datetime.combine(day, dt.time(int(rng.integers(9, 21)),
                                              int(rng.integers(0, 4)) * 15))
     return {"event": title, "place": spot["name"], "dropoff_key": spot["key"],

@@ -22,10 +22,9 @@ from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.tasks.travel.common import (
-    TODAY,
     book_room,
     by_id,
     cheapest,
@@ -40,7 +39,7 @@ CHECK_IN = dt.time(15, 0)
 
 
 def shown_day(device: Device, rid: str) -> dt.date:
-    """A booking screen's "Monday, March 30, 2026" as a date."""
+    """A booking screen's day, written in full with weekday and year, as a date."""
     text = text_of(device, rid=rid) or ""
     try:
         return dt.datetime.strptime(text, "%A, %B %d, %Y").date()
@@ -220,9 +219,10 @@ class CrossAppStayNearContact(Task):
                   if city_of(c.get("postal_address") or "") in served]
         names = [c["display_name"] for c in people]
         people = [c for c in people if names.count(c["display_name"]) == 1]
+        start = today(probe)
         for _ in range(100):
             c = choice(rng, people)
-            ci = TODAY + dt.timedelta(days=int(rng.integers(3, 40)))
+            ci = start + dt.timedelta(days=int(rng.integers(3, 40)))
             co = ci + dt.timedelta(days=1)
             city = city_of(c["postal_address"])
             if best_rated(hotels, rooms, city, ci.isoformat(), co.isoformat()) is not None:

@@ -23,7 +23,6 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, scroll_to, text_of, type_into
 from phoneworld_gym.task import NoInstance, Task, register_task
-from phoneworld_gym.tasks.calendar.common import epoch_ms
 from phoneworld_gym.tasks.clock.common import add_alarm
 from phoneworld_gym.tasks.contacts.common import open_contact
 from phoneworld_gym.tasks.cross_app.rides_x import (
@@ -36,6 +35,7 @@ from phoneworld_gym.tasks.cross_app.rides_x import (
     read_event,
     scheduled_ride,
 )
+from phoneworld_gym.tasks.kit import now_ms, today
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -45,7 +45,7 @@ from phoneworld_gym.tasks.messages.common import (
     texters,
     type_and_send,
 )
-from phoneworld_gym.tasks.rides.common import NOW, available, book, by_key, clock, day_words
+from phoneworld_gym.tasks.rides.common import available, book, by_key, clock, day_words
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
 
@@ -133,6 +133,19 @@ class LongHorizonEventRide(Task):
 _INVITE = re.compile(r"on (\w+, \w+ \d+) at (\d{1,2}:\d{2} [AP]M)")
 
 
+def _next_on(start: dt.date, day: str, time: str) -> dt.datetime:
+    """"Tuesday, March 17" and "7:30 PM" as the first such moment on or after ``start`` (the
+    text gives no year: this year's day, or next year's when this year's has passed)."""
+    for year in (start.year, start.year + 1):
+        try:
+            at = dt.datetime.strptime(f"{day} {year} {time}", "%A, %B %d %Y %I:%M %p")
+        except ValueError:  # a weekday that does not fall on that day this year
+            continue
+        if at.date() >= start:
+            return at
+    raise OracleError(f"no coming {day!r} at {time!r}")
+
+
 @register_task
 class LongHorizonDinnerRide(Task):
     """Long-horizon, three apps (Messages, Contacts, Rides): a friend's text invites the
@@ -167,7 +180,7 @@ class LongHorizonDinnerRide(Task):
         if not pairs:
             raise NoInstance("no texter lives at a house Rides knows")
         c, p = pairs[int(rng.integers(len(pairs)))]
-        day = NOW.date() + dt.timedelta(days=int(rng.integers(1, 10)))
+        day = today(probe) + dt.timedelta(days=int(rng.integers(1, 10)))
         at = dt.datetime.combine(day, dt.time(int(rng.integers(18, 21)),
                                               int(rng.choice([0, 30]))))
         kinds = available(probe)
@@ -180,7 +193,7 @@ class LongHorizonDinnerRide(Task):
         device.insert("sms", {"address": self.params["number"],
                               "body": f"Dinner at my place on {day_words(at)} at {clock(at)}? "
                                       "Come hungry!",
-                              "date": epoch_ms(NOW - dt.timedelta(minutes=25)),
+                              "date": now_ms(device.probe, minutes_ago=25),
                               "type": INBOX, "read": 1})
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
@@ -199,8 +212,7 @@ class LongHorizonDinnerRide(Task):
         m = _INVITE.search(last_received(device))
         if m is None:
             raise OracleError("the invitation is not the newest message")
-        at = dt.datetime.strptime(f"{m.group(1)} {NOW.year} {m.group(2)}",
-                                  "%A, %B %d %Y %I:%M %p")
+        at = _next_on(self.start_day(), m.group(1), m.group(2))
         yield from open_contact(device, p["name"])
         address = text_of(device, rid="address_title") or ""
         if not address:

@@ -15,7 +15,7 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, tap, text_of
 from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now_ms, today
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
@@ -25,7 +25,6 @@ from phoneworld_gym.tasks.messages.common import (
     type_and_send,
 )
 from phoneworld_gym.tasks.travel.common import (
-    TODAY,
     book_cheapest_here,
     by_id,
     cheapest,
@@ -89,9 +88,10 @@ class LongHorizonHotelTrip(Task):
         hotels, rooms = probe.query("travel/hotels"), probe.query("travel/rooms")
         cities = sorted({h["city"] for h in hotels})
         c = choice(rng, texters(probe))
+        start = today(probe)
         for _ in range(100):
             city = choice(rng, cities)
-            ci, co = stay_dates(rng, lo=3, hi=14, nights=(1, 3))  # this month
+            ci, co = stay_dates(rng, start, lo=3, hi=14, nights=(1, 3))  # within two weeks
             guests = int(rng.integers(1, 3))
             ranked = cheapest_four_star(hotels, rooms, city, ci, co, guests)
             if ranked and (len(ranked) == 1 or ranked[0][0] < ranked[1][0]):
@@ -185,9 +185,10 @@ class LongHorizonVisitFromText(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         hotels, rooms = probe.query("travel/hotels"), probe.query("travel/rooms")
         c = choice(rng, texters(probe))
+        start = today(probe)
         for _ in range(100):
             h = choice(rng, hotels)
-            ci, co = stay_dates(rng, lo=3, hi=45, nights=(1, 3))
+            ci, co = stay_dates(rng, start, lo=3, hi=45, nights=(1, 3))
             if cheapest(rooms, int(h["_id"]), ci, co, 1) is not None:
                 return {"name": c["display_name"], "first": c["display_name"].split()[0],
                         "number": c["number"], "hotel": h["name"], "city": h["city"],
@@ -201,7 +202,7 @@ class LongHorizonVisitFromText(Task):
             "body": f"Can't wait for your visit! Stay at {p['hotel']} in {p['city']}, it's "
                     f"close to me. Come {day_words(p['checkin'])} and stay until "
                     f"{day_words(p['checkout'])}?",
-            "date": epoch_ms(dt.datetime.combine(TODAY, dt.time(10, 20))), "type": 1,
+            "date": now_ms(device.probe, minutes_ago=10), "type": 1,
             "read": 1})
 
     def evaluate(self, device: Device, report: AgentReport) -> float:

@@ -13,7 +13,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import scroll_to, tap
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.rides.common import (
     available,
     book,
@@ -115,7 +115,7 @@ class RidesSchedule(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         b = choice(rng, places(probe, "work", "place"))
         kinds = available(probe)
-        at = future_time(rng, (1, 20))
+        at = future_time(rng, today(probe), (1, 20))
         return {"type": kinds[int(rng.integers(len(kinds)))], "dropoff": b["name"],
                 "dropoff_key": b["key"], "at": at.isoformat(timespec="minutes"),
                 "day": day_words(at.date()), "time": clock(at)}

@@ -19,7 +19,6 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, type_into
 from phoneworld_gym.tasks.kit import open_root, pick_date
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 TYPES: tuple[str, ...] = ("Economy", "Comfort", "XL", "Green")
 
 
@@ -55,9 +54,11 @@ def short_day(d: dt.date) -> str:
     return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
 
 
-def future_time(rng: np.random.Generator, days: tuple[int, int] = (1, 14)) -> dt.datetime:
-    """A pickup time on a day ``days`` ahead, between 6:00 and 21:45 in 15-minute steps."""
-    day = NOW.date() + dt.timedelta(days=int(rng.integers(*days)))
+def future_time(rng: np.random.Generator, start: dt.date,
+                days: tuple[int, int] = (1, 14)) -> dt.datetime:
+    """A pickup time on a day ``days`` after ``start`` (the phone's date), between 6:00 and
+    21:45 in 15-minute steps."""
+    day = start + dt.timedelta(days=int(rng.integers(*days)))
     return dt.datetime.combine(day, dt.time(int(rng.integers(6, 22)),
                                             int(rng.integers(0, 4)) * 15))
 

@@ -17,7 +17,6 @@ from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.kit import choice
 from phoneworld_gym.tasks.rides.common import (
-    NOW,
     clock,
     day_words,
     open_scheduled,
@@ -116,7 +115,7 @@ class RidesScheduledPickup(Task):
     def near_miss(self, device: Device) -> Iterator[Action]:
         """Fifteen minutes late."""
         t = self.expected_answer(device)
-        yield Action("answer", text=clock(dt.datetime.combine(NOW.date(), t)
+        yield Action("answer", text=clock(dt.datetime.combine(self.start_day(), t)
                                           + dt.timedelta(minutes=15)))
 
 
@@ -125,8 +124,9 @@ class RidesMonthSpend(Task):
     """Add up what the rider paid for the trips of one month (canceled ones cost nothing):
     every total on the Past list whose date is in that month.
 
-    Fewer goals: the seeded history covers the last four weeks, so the month is February or
-    March; the trips and their totals vary with the seed."""
+    Fewer goals: the seeded history covers the four weeks before the phone's start day, so
+    the month is that day's or the one before; the trips and their totals vary with the
+    seed."""
 
     id = "RidesMonthSpend"
     apps = ("rides",)

@@ -14,9 +14,8 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.task import NoInstance, Task, register_task
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.travel.common import (
-    TODAY,
     book_cheapest_here,
     book_room,
     by_id,
@@ -64,9 +63,10 @@ class TravelBook(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         hotels = by_id(probe.query("travel/hotels"))
         rooms = probe.query("travel/rooms")
+        start = today(probe)
         for _ in range(200):
             r = choice(rng, rooms)
-            ci = TODAY + dt.timedelta(days=int(rng.integers(2, 60)))
+            ci = start + dt.timedelta(days=int(rng.integers(2, 60)))
             co = ci + dt.timedelta(days=int(rng.integers(2, 5)))
             if is_free(r, ci.isoformat(), co.isoformat()):
                 break
@@ -246,9 +246,10 @@ class TravelBookWithPerks(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         hotels, rooms = probe.query("travel/hotels"), probe.query("travel/rooms")
         cities = sorted({h["city"] for h in hotels})
+        start = today(probe)
         for _ in range(200):
             city = choice(rng, cities)
-            ci = TODAY + dt.timedelta(days=int(rng.integers(2, 12)))  # stays in March
+            ci = start + dt.timedelta(days=int(rng.integers(2, 12)))  # within two weeks
             co = ci + dt.timedelta(days=int(rng.integers(2, 4)))
             guests = int(rng.integers(1, 3))
             ranked = perks_cheapest(hotels, rooms, city, ci.isoformat(), co.isoformat(),

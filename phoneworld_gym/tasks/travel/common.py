@@ -31,9 +31,8 @@ from phoneworld_gym.oracle import (
     text_of,
     type_into,
 )
-from phoneworld_gym.tasks.kit import open_root, pick_date
+from phoneworld_gym.tasks.kit import open_root, pick_date, today
 
-TODAY = dt.date(2026, 3, 14)
 #: towns a goal may ask for that the app has no stays in
 UNSERVED: tuple[str, ...] = ("Honolulu", "Anchorage", "Key West", "Juneau", "Bar Harbor",
                              "Sedona", "Nantucket", "Aspen", "Moab", "Jackson Hole")
@@ -63,9 +62,11 @@ def cheapest(rooms: list[Row], hotel_id: int, checkin: str, checkout: str,
     return min(free, key=lambda r: (r["price"], r["_id"])) if free else None
 
 
-def stay_dates(rng: np.random.Generator, *, lo: int = 2, hi: int = 60,
+def stay_dates(rng: np.random.Generator, start: dt.date, *, lo: int = 2, hi: int = 60,
                nights: tuple[int, int] = (1, 4)) -> tuple[str, str]:
-    ci = TODAY + dt.timedelta(days=int(rng.integers(lo, hi)))
+    """(check-in, check-out) ISO dates of a stay arriving ``lo`` to ``hi`` - 1 days after
+    ``start`` (the phone's date), for ``nights`` nights."""
+    ci = start + dt.timedelta(days=int(rng.integers(lo, hi)))
     co = ci + dt.timedelta(days=int(rng.integers(nights[0], nights[1] + 1)))
     return ci.isoformat(), co.isoformat()
 
@@ -77,9 +78,11 @@ def day_words(iso: str) -> str:
 
 
 def upcoming(probe: Probe) -> list[Row]:
-    """Confirmed bookings not yet checked out of, whose hotel no other such booking shares."""
+    """Confirmed bookings not yet checked out of (on the phone's date), whose hotel no other
+    such booking shares."""
+    day = today(probe)
     rows = [b for b in probe.query("travel/bookings") if b["status"] == "confirmed"
-            and dt.date.fromisoformat(b["checkout"]) > TODAY]
+            and dt.date.fromisoformat(b["checkout"]) > day]
     names = [b["hotel"] for b in rows]
     return [b for b in rows if names.count(b["hotel"]) == 1]
 

@@ -16,9 +16,8 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.matchers import DateMatch, Expected, NumberMatch, StringMatch
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, text_of, type_into
 from phoneworld_gym.task import NoInstance, Task, register_task
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.travel.common import (
-    TODAY,
     UNSERVED,
     by_id,
     cheapest,
@@ -75,9 +74,10 @@ class TravelCheapestFourStar(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         hotels, rooms = probe.query("travel/hotels"), probe.query("travel/rooms")
         cities = sorted({h["city"] for h in hotels})
+        start = today(probe)
         for _ in range(100):
             city = choice(rng, cities)
-            ci, co = stay_dates(rng, nights=(1, 3))
+            ci, co = stay_dates(rng, start, nights=(1, 3))
             guests = int(rng.integers(1, 3))
             ranked = cheapest_four_star(hotels, rooms, city, ci, co, guests)
             if ranked and (len(ranked) == 1 or ranked[0][0] < ranked[1][0]):
@@ -191,10 +191,11 @@ class TravelBookSoldOut(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         hotels = by_id(probe.query("travel/hotels"))
         rows = []
+        start = today(probe)
         for r in probe.query("travel/rooms"):
             for night in filter(None, str(r["sold_out"]).split(",")):
-                # this month's nights: the stay never leaves March's date picker page
-                if 2 <= (dt.date.fromisoformat(night) - TODAY).days <= 14:
+                # nights of the next two weeks: a near stay, a page or two of date picker
+                if 2 <= (dt.date.fromisoformat(night) - start).days <= 14:
                     rows.append((r, night))
         r, night = choice(rng, rows)
         before = int(rng.integers(0, 2))
@@ -251,7 +252,7 @@ class TravelUnservedCity(Task):
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         served = {h["city"].lower() for h in probe.query("travel/hotels")}
         city = choice(rng, [c for c in UNSERVED if c.lower() not in served])
-        ci, co = stay_dates(rng)
+        ci, co = stay_dates(rng, today(probe))
         return {"city": city, "arrive": day_words(ci), "leave": day_words(co)}
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -285,7 +286,7 @@ class TravelLastCheckout(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = [b for b in probe.query("travel/bookings") if b["status"] == "confirmed"
-                and dt.date.fromisoformat(b["checkout"]) <= TODAY]
+                and dt.date.fromisoformat(b["checkout"]) <= today(probe)]
         names = [b["hotel"] for b in rows]
         b = choice(rng, [b for b in rows if names.count(b["hotel"]) == 1])
         return {"hotel": b["hotel"], "id": int(b["_id"])}
