@@ -46,8 +46,8 @@ class FitnessApp(App):
     promos = ({"title": "Try Fitness Premium free",
                "text": "Guided workouts, training plans and deeper insights. Free for one "
                        "month, then $4.99/month."},
-              {"title": "Join the March Step Challenge",
-               "text": "Walk 250,000 steps this month and earn the Spring Stride badge."})
+              {"title": "Join this month's Step Challenge",
+               "text": "Walk 250,000 steps this month and earn the Stride badge."})
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
         return store.generate(rng, life)

@@ -13,7 +13,10 @@ Tables (PhoneWorld-only: a real phone's fitness app keeps its data private):
 ``calories``, ``route``, ``source``), ``fitness/goals`` (``_id``, ``goal``, ``target``) and
 the static ``fitness/steps`` (``_id``, ``date``, ``steps``).
 
-Weeks run Monday to Sunday; the clock is frozen at Saturday 2026-03-14 10:30.
+Weeks run Monday to Sunday. The history is generated around the phone's start clock
+(``life.now``; by default Saturday 2026-03-14 10:30): five weeks up to that moment, the
+steps of the 28 days up to that day. Screens and handlers count "today", "this week" and
+"now" from the running clock (``ctx.time()``).
 """
 
 from __future__ import annotations
@@ -24,9 +27,8 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.life import Life
+from phoneworld_gym.world import START
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
-TODAY = NOW.date()
 TYPES: tuple[str, ...] = ("walk", "run", "ride", "swim")
 LABELS = {"walk": "Walk", "run": "Run", "ride": "Ride", "swim": "Swim"}
 ICONS = {"walk": "person_walking", "run": "person_running", "ride": "person_biking",
@@ -96,14 +98,15 @@ def calories(kind: str, minutes: int, weight: float) -> int:
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """Five weeks of history: runs, walks, a ride or two and a swim most weeks (at least one
-    run this month, a ride last week and one in the two weeks before, one of each type),
-    goals and daily steps."""
+    """Five weeks of history up to the phone's start (``life.now``): runs, walks, a ride or
+    two and a swim most weeks (at least one run this month before today, a ride last week and
+    one in the two weeks before, one of each type), goals and daily steps."""
+    now, today = life.now, life.today
     weight = float(round(rng.uniform(58, 88)))
     routes = _routes(life)
     acts: list[dict[str, Any]] = []
     for back in range(HISTORY_DAYS, -1, -1):
-        day = TODAY - dt.timedelta(days=back)
+        day = today - dt.timedelta(days=back)
         plan: list[str] = []
         if rng.random() < 0.38:
             plan.append("run")
@@ -115,24 +118,34 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
             plan.append("swim")
         for kind in plan[:2]:
             acts.append(_one(rng, kind, day, routes, weight))
-    last_monday = TODAY - dt.timedelta(days=TODAY.weekday() + 7)
-    needs = [("run", TODAY.replace(day=1), TODAY - dt.timedelta(days=1)),
+    last_monday = today - dt.timedelta(days=today.weekday() + 7)
+    needs = [("run", today.replace(day=1), today - dt.timedelta(days=1)),
              ("ride", last_monday, last_monday + dt.timedelta(days=6)),
              ("ride", last_monday - dt.timedelta(days=14), last_monday - dt.timedelta(days=1)),
-             ("walk", TODAY - dt.timedelta(days=20), TODAY - dt.timedelta(days=1)),
-             ("swim", TODAY - dt.timedelta(days=20), TODAY - dt.timedelta(days=1))]
+             ("walk", today - dt.timedelta(days=20), today - dt.timedelta(days=1)),
+             ("swim", today - dt.timedelta(days=20), today - dt.timedelta(days=1))]
     for kind, lo, hi in needs:
-        if not any(a["type"] == kind and lo <= day_of(a) <= hi for a in acts):
+        if hi < lo:  # the 1st of a month: this month's run is one done this morning
+            lo = hi = today
+        if not any(a["type"] == kind and lo <= day_of(a) <= hi and end_of(a) <= now
+                   for a in acts):
             span = (hi - lo).days
-            acts.append(_one(rng, kind, lo + dt.timedelta(days=int(rng.integers(span + 1))),
-                             routes, weight))
-    acts = [a for a in acts if end_of(a) <= NOW]
+            a = _one(rng, kind, lo + dt.timedelta(days=int(rng.integers(span + 1))), routes,
+                     weight)
+            if end_of(a) > now:  # today's: moved to end by now (dropped when it cannot)
+                t = now - dt.timedelta(minutes=int(a["duration"]) + 5)
+                t -= dt.timedelta(minutes=t.minute % 5, seconds=t.second,
+                                  microseconds=t.microsecond)
+                if t.date() == today:
+                    a["start"] = t.isoformat(timespec="minutes")
+            acts.append(a)
+    acts = [a for a in acts if end_of(a) <= now]
     acts.sort(key=lambda a: a["start"])
     for i, a in enumerate(acts, start=1):
         a["id"] = i
-    steps = {(TODAY - dt.timedelta(days=b)).isoformat(): int(rng.integers(2500, 14500))
+    steps = {(today - dt.timedelta(days=b)).isoformat(): int(rng.integers(2500, 14500))
              for b in range(27, 0, -1)}
-    steps[TODAY.isoformat()] = int(rng.integers(1800, 6200))
+    steps[today.isoformat()] = int(rng.integers(1800, 6200))
     owner = life.owner
     return {"activities": acts, "next_id": len(acts) + 1,
             "goals": {"daily_steps": int(rng.choice([6000, 7000, 7500, 8000, 10000])),
@@ -171,9 +184,9 @@ def week_start(d: dt.date) -> dt.date:
     return d - dt.timedelta(days=d.weekday())
 
 
-def period(kind: str, offset: int, today: dt.date = TODAY) -> tuple[dt.date, dt.date]:
+def period(kind: str, offset: int, today: dt.date) -> tuple[dt.date, dt.date]:
     """First and last day of the week (``kind`` "week") or month ("month") ``offset``
-    periods before the current one."""
+    periods before the one ``today`` is in."""
     if kind == "week":
         first = week_start(today) - dt.timedelta(days=7 * offset)
         return first, first + dt.timedelta(days=6)
@@ -241,8 +254,8 @@ def pace_text(a: dict[str, Any]) -> str:
     return f"{mm}:{ss:02d} /100 m" if a["type"] == "swim" else f"{mm}:{ss:02d} /km"
 
 
-def week_minutes(st: dict[str, Any], today: dt.date = TODAY) -> int:
-    """Active minutes this week (Monday to today)."""
+def week_minutes(st: dict[str, Any], today: dt.date) -> int:
+    """Active minutes in ``today``'s week (Monday to Sunday: none come after now)."""
     first, last = period("week", 0, today)
     return totals(in_period(st, first, last))["minutes"]
 
@@ -265,8 +278,9 @@ def delete(st: dict[str, Any], aid: int) -> None:
 
 
 def check_entry(kind: str, start: dt.datetime | None, duration: str, distance: str,
-                now: dt.datetime = NOW) -> tuple[str, int, float]:
-    """Validate a manual entry: ("", minutes, km) or (the error to show, 0, 0)."""
+                now: dt.datetime) -> tuple[str, int, float]:
+    """Validate a manual entry at the phone's time ``now``: ("", minutes, km) or (the error
+    to show, 0, 0)."""
     if kind not in TYPES:
         return "Choose an activity type", 0, 0.0
     if start is None:
@@ -318,9 +332,11 @@ def step_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
 # -- fixtures ---------------------------------------------------------------------------------
 def add_activity_fixture(st: dict[str, Any], type: Any = None,  # noqa: A002
                          start: Any = None, duration: Any = None, distance: Any = 0.0,
-                         route: Any = "") -> dict[str, Any]:
-    """Setup routine: add a tracked activity. Returns its ``_id``; a bad argument raises
-    ``ValueError`` naming it and changes nothing."""
+                         route: Any = "", now: Any = None) -> dict[str, Any]:
+    """Setup routine: add a tracked activity that ended by ``now`` (the phone's time as an
+    ISO date-time: a task passes ``probe.now()``; when left out, the default start clock
+    :data:`phoneworld_gym.world.START`, as a fixture sees only the store). Returns its
+    ``_id``; a bad argument raises ``ValueError`` naming it and changes nothing."""
     if type not in TYPES:
         raise ValueError(f"add_activity: type must be one of {TYPES}, got {type!r}")
     try:
@@ -333,8 +349,13 @@ def add_activity_fixture(st: dict[str, Any], type: Any = None,  # noqa: A002
             or not 1 <= duration <= MAX_DURATION:
         raise ValueError(f"add_activity: duration must be 1..{MAX_DURATION} minutes, "
                          f"got {duration!r}")
-    if when + dt.timedelta(minutes=duration) > NOW:
-        raise ValueError(f"add_activity: start {start!r} + duration ends after now ({NOW})")
+    try:
+        until = START if now is None else dt.datetime.fromisoformat(now)
+    except (TypeError, ValueError):
+        raise ValueError(f"add_activity: now must be an ISO date-time, got {now!r}") from None
+    if when + dt.timedelta(minutes=duration) > until:
+        raise ValueError(f"add_activity: start {start!r} + duration ends after now "
+                         f"({until.isoformat()})")
     if not isinstance(distance, (int, float)) or isinstance(distance, bool) \
             or not 0 <= distance <= MAX_DISTANCE:
         raise ValueError(f"add_activity: distance must be 0..{MAX_DISTANCE} km, "

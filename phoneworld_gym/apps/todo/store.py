@@ -7,6 +7,9 @@ an ISO date or "" and ``priority`` 0 (none), 1 (low), 2 (medium) or 3 (high). Th
 two tables of its own (PhoneWorld-only: a real phone's to-do app keeps its data private):
 ``todo/lists`` (``_id``, ``name``, ``sort``) and ``todo/tasks`` (``_id``, ``list_id``,
 ``title``, ``notes``, ``due``, ``priority``, ``starred``, ``done``).
+
+Due dates are generated around the phone's start day (``life.today``; by default Saturday
+2026-03-14); the screens label them ("Today", "Tomorrow") from the running clock.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ import numpy as np
 
 from phoneworld_gym.life import Life
 
-TODAY = dt.date(2026, 3, 14)
 PRIORITIES: tuple[str, ...] = ("None", "Low", "Medium", "High")
 SORTS: tuple[str, ...] = ("my order", "date", "priority")
 
@@ -38,19 +40,19 @@ WORK: tuple[str, ...] = (
 )
 
 
-def _due(days: int) -> str:
-    return (TODAY + dt.timedelta(days=days)).isoformat()
+def _due(today: dt.date, days: int) -> str:
+    return (today + dt.timedelta(days=days)).isoformat()
 
 
-def next_birthday(iso: str) -> dt.date:
-    """The next birthday on or after today of someone born on ``iso``."""
+def next_birthday(iso: str, today: dt.date) -> dt.date:
+    """The next birthday on or after ``today`` of someone born on ``iso``."""
     born = dt.date.fromisoformat(iso)
-    for year in (TODAY.year, TODAY.year + 1):
+    for year in (today.year, today.year + 1):
         try:
             d = born.replace(year=year)
         except ValueError:  # 29 February
             d = dt.date(year, 3, 1)
-        if d >= TODAY:
+        if d >= today:
             return d
     raise AssertionError("unreachable")
 
@@ -58,6 +60,7 @@ def next_birthday(iso: str) -> dt.date:
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Three lists: My Tasks (calls and gifts for people of the life, chores, some done),
     Groceries (no dates) and Work (with a colleague's name, due this week or next)."""
+    today = life.today
     st: dict[str, Any] = {"lists": [], "tasks": [], "next_id": 1, "next_list": 1}
     mine = add_list(st, "My Tasks")["id"]
     groceries = add_list(st, "Groceries")["id"]
@@ -66,27 +69,27 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     order = [int(i) for i in rng.permutation(len(people))]
     called = people[order[0]]
     add_task(st, mine, f"Call {called.first}", notes=f"{called.phone}",
-             due=_due(int(rng.integers(0, 6))), priority=int(rng.integers(0, 3)))
+             due=_due(today, int(rng.integers(0, 6))), priority=int(rng.integers(0, 3)))
     # a gift for the person whose birthday comes next (among a few)
-    soon = sorted((people[i] for i in order[1:8]), key=lambda p: next_birthday(p.birthday))
+    soon = sorted((people[i] for i in order[1:8]), key=lambda p: next_birthday(p.birthday, today))
     giftee = soon[0]
-    bday = next_birthday(giftee.birthday)
-    gift_due = max(TODAY, bday - dt.timedelta(days=int(rng.integers(1, 4))))
+    bday = next_birthday(giftee.birthday, today)
+    gift_due = max(today, bday - dt.timedelta(days=int(rng.integers(1, 4))))
     add_task(st, mine, f"Buy gift for {giftee.first}'s birthday",
              notes=f"Birthday on {bday.strftime('%B')} {bday.day}", due=gift_due.isoformat(),
              priority=3, starred=True)
     for i in rng.choice(len(CHORES), size=int(rng.integers(3, 6)), replace=False):
         add_task(st, mine, CHORES[int(i)],
-                 due=_due(int(rng.integers(-2, 20))) if rng.random() < 0.7 else "",
+                 due=_due(today, int(rng.integers(-2, 20))) if rng.random() < 0.7 else "",
                  priority=int(rng.integers(0, 4)), starred=bool(rng.random() < 0.2),
                  done=bool(rng.random() < 0.25))
     for i in rng.choice(len(GROCERIES), size=int(rng.integers(4, 7)), replace=False):
         add_task(st, groceries, GROCERIES[int(i)], done=bool(rng.random() < 0.2))
     colleague = people[order[8]]
     add_task(st, work, f"Send the weekly report to {colleague.first}",
-             due=_due(int(rng.integers(1, 7))), priority=2)
+             due=_due(today, int(rng.integers(1, 7))), priority=2)
     for i in rng.choice(len(WORK), size=int(rng.integers(2, 4)), replace=False):
-        add_task(st, work, WORK[int(i)], due=_due(int(rng.integers(0, 14))),
+        add_task(st, work, WORK[int(i)], due=_due(today, int(rng.integers(0, 14))),
                  priority=int(rng.integers(0, 4)), done=bool(rng.random() < 0.2))
     return st
 
@@ -137,8 +140,9 @@ def completed(st: dict[str, Any], lid: int) -> list[dict[str, Any]]:
     return [t for t in st["tasks"] if t["list_id"] == lid and t["done"]]
 
 
-def due_label(due: str, today: dt.date = TODAY) -> str:
-    """"Today", "Tomorrow", "Yesterday", "Mon, Mar 16" ("" when undated)."""
+def due_label(due: str, today: dt.date) -> str:
+    """"Today", "Tomorrow", "Yesterday", "Mon, Mar 16" ("" when undated), seen on
+    ``today`` (the year is added when it is not ``today``'s)."""
     if not due:
         return ""
     d = dt.date.fromisoformat(due)

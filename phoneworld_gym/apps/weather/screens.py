@@ -41,6 +41,19 @@ def day_label(d: dict[str, Any], i: int) -> str:
     return f"{day.strftime('%a')} {day.day}"
 
 
+def ten_days(ctx: Ctx, city: str, days: int = ws.DAYS) -> list[dict[str, Any]]:
+    """``city``'s forecast as the service answered at the phone's start (from the store's
+    first day)."""
+    st = ctx.store
+    return ws.forecast(city, days, ws.forecast_seed(st), ws.forecast_from(st))
+
+
+def now_temp(ctx: Ctx, city: str) -> int:
+    """``city``'s temperature at the hour the phone's clock shows (°C)."""
+    st = ctx.store
+    return ws.current(city, ws.forecast_seed(st), now=ctx.time(), first=ws.forecast_from(st))
+
+
 def shown_city(ctx: Ctx) -> dict[str, Any]:
     c = ws.find(ctx.store, ctx.args.get("city", 0))
     return c if c is not None else ctx.store["cities"][0]
@@ -53,7 +66,7 @@ def main(ctx: Ctx) -> View | Page:
     th = ctx.theme
     st = ctx.store
     c = shown_city(ctx)
-    days = ws.forecast(c["name"], seed=ws.forecast_seed(st))
+    days = ten_days(ctx, c["name"])
     today = days[0]
     offset, on_scroll = ctx.scroll()
     head = Column([
@@ -61,7 +74,7 @@ def main(ctx: Ctx) -> View | Page:
              if c["home"] else View(width=0, in_dump=False),
              Text(c["name"], size=22, color=th.on_surface, rid="city_name")], gap=dp(4)),
         Text(c["region"], size=14, color=th.on_surface_variant, rid="city_region"),
-        Row([Text(ws.temp(st, ws.current(c["name"], ws.forecast_seed(st))), size=72,
+        Row([Text(ws.temp(st, now_temp(ctx, c["name"])), size=72,
                   color=th.on_surface,
                   rid="current_temp"),
              View(flex=1, in_dump=False), glyph(today["condition"], size=64, box=120)]),
@@ -76,7 +89,8 @@ def main(ctx: Ctx) -> View | Page:
              View(flex=1, in_dump=False)], in_dump=False),
         Text(ws.temp(st, t), size=15, align="center", color=th.on_surface, rid="hour_temp"),
     ], gap=dp(6), flex=1)
-        for k, (h, t) in enumerate(ws.hourly(c["name"], seed=ws.forecast_seed(st)))],
+        for k, (h, t) in enumerate(ws.hourly(c["name"], seed=ws.forecast_seed(st),
+                                             now=ctx.time(), first=ws.forecast_from(st)))],
         padding=(dp(8), dp(12), dp(8), dp(12)), rid="hourly_forecast")
     day_rows: list[View] = [Text("10-day forecast", size=14, weight="medium",
                                  color=th.on_surface_variant,
@@ -149,7 +163,7 @@ def day(ctx: Ctx) -> View | Page:
     th = ctx.theme
     st = ctx.store
     c = shown_city(ctx)
-    ten = ws.forecast(c["name"], seed=ws.forecast_seed(st))
+    ten = ten_days(ctx, c["name"])
     days = {d["date"]: d for d in ten}
     d = days.get(str(ctx.args.get("date", "")), ten[0])
     offset, on_scroll = ctx.scroll()
@@ -209,7 +223,7 @@ def cities(ctx: Ctx) -> View | Page:
             rows.append(Text("No cities found", size=14, color=th.on_surface_variant,
                              padding=(dp(24), dp(16), 0, dp(16)), rid="no_results"))
     for c in st["cities"]:
-        today = ws.forecast(c["name"], 1, ws.forecast_seed(st))[0]
+        today = ten_days(ctx, c["name"], 1)[0]
         trailing: View = (Icon("location_dot", size=18, box=48, color=th.on_surface_variant,
                                desc="Home city", rid="home_marker") if c["home"] else
                           w.icon_button("close", f"Remove {c['name']}", remove(c),
@@ -222,7 +236,7 @@ def cities(ctx: Ctx) -> View | Page:
                    gap=dp(2), flex=1, on_click=lambda cid=c["id"]: ctx.reset_to("main",
                                                                                 city=cid),
                    desc=c["name"], rid="saved_city", cls="android.widget.LinearLayout"),
-            Text(ws.temp(st, ws.current(c["name"], ws.forecast_seed(st))), size=28,
+            Text(ws.temp(st, now_temp(ctx, c["name"])), size=28,
                  color=th.on_surface,
                  rid="saved_city_temp"),
             trailing,

@@ -1,12 +1,15 @@
 """Weather data: the saved cities, the units and a deterministic forecast.
 
 The store is ``{"cities": [{id, name, region, home}], "temp_unit": "C"|"F",
-"wind_unit": "km/h"|"mph", "next_id": int, "forecast_seed": int}``; the home city (the
-life's owner's town) comes first and cannot be removed. The forecast is not stored: it is a
-pure function of the episode's forecast seed, the city and the day (a hash of the three seeds
-it), as a weather service would answer at the frozen clock (2026-03-14T10:30). Each city's
-temperature level is drawn from the seed too, not taken from its real climate: a model that
-knows Miami is warmer than Duluth must still read the forecast. Tables (PhoneWorld-only):
+"wind_unit": "km/h"|"mph", "next_id": int, "forecast_seed": int, "forecast_from": ISO
+date}``; the home city (the life's owner's town) comes first and cannot be removed. The
+forecast is not stored: it is a pure function of the episode's forecast seed, the city and
+the day (a hash of the three seeds it), as a weather service would answer at the phone's
+start clock: ten days from the start day, kept in the store as ``forecast_from`` (by default
+Saturday 2026-03-14), with the hourly strip from the hour the running clock shows. Each
+city's temperature level is drawn from the seed too, not taken from its real climate: a
+model that knows Miami is warmer than Duluth must still read the forecast. Tables
+(PhoneWorld-only):
 ``weather/cities`` (``_id``, ``name``, ``region``, ``home``; in the order shown),
 ``weather/settings`` (one row: ``_id``, ``temp_unit``, ``wind_unit``) and the static
 ``weather/forecast`` (``_id``, ``city``, ``date``, ``day``, ``high_c``, ``low_c``, ``high_f``,
@@ -25,12 +28,12 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.life import Life
+from phoneworld_gym.world import START
 
-TODAY = dt.date(2026, 3, 14)
-NOW_HOUR = 10
 DAYS = 10
-#: (city, region, March high in °C, sunrise minute, sunset minute on March 14); the real
-#: March high is kept for reference only: forecasts draw each city's level (see ``_level``)
+#: (city, region, March high in °C, sunrise minute, sunset minute in mid-March); the real
+#: March high is kept for reference only: forecasts draw each city's level (see ``_level``),
+#: and a day's sunrise and sunset move a minute a day from the forecast's first day
 CATALOGUE: tuple[tuple[str, str, int, int, int], ...] = (
     ("Springfield", "Illinois", 12, 7 * 60 + 3, 18 * 60 + 59),
     ("Portland", "Oregon", 13, 7 * 60 + 20, 19 * 60 + 13),
@@ -112,14 +115,21 @@ def forecast_seed(st: dict[str, Any]) -> int:
     return int(st.get("forecast_seed", 0))
 
 
+def forecast_from(st: dict[str, Any]) -> dt.date:
+    """The forecast's first day: the phone's start day (a store saved before the day was
+    kept started at the default clock, :data:`phoneworld_gym.world.START`)."""
+    return dt.date.fromisoformat(str(st.get("forecast_from", START.date().isoformat())))
+
+
 # bound: 1,024 days, ~1 KiB each: a world (forecast seed) reads at most 28 cities x 10 days,
 # and a seed rarely comes back after its episode (8,192 kept ~300 worlds' forecasts, ~8 MiB)
 @functools.lru_cache(maxsize=1024)
-def _day(city: str, day: str, seed: int = 0) -> dict[str, Any]:
+def _day(city: str, day: str, seed: int, first: str) -> dict[str, Any]:
+    """``city``'s forecast on ``day`` (ISO) in a forecast whose first day is ``first``."""
     name, _region, _march_high, rise, sset = city_info(city)
     base = _level(city, seed)
     rng = np.random.default_rng(_hash(f"{seed}|{city}|{day}"))
-    offset = (dt.date.fromisoformat(day) - TODAY).days
+    offset = (dt.date.fromisoformat(day) - dt.date.fromisoformat(first)).days
     cond = CONDITIONS[int(rng.choice(len(CONDITIONS),
                                      p=[0.2, 0.2, 0.2, 0.14, 0.12, 0.09, 0.05]))]
     high = base + int(rng.integers(-4, 5)) - (2 if cond in ("Rain", "Showers") else 0)
@@ -134,32 +144,38 @@ def _day(city: str, day: str, seed: int = 0) -> dict[str, Any]:
             "sunrise": clock(rise - offset), "sunset": clock(sset + offset)}
 
 
-def forecast(city: str, days: int = DAYS, seed: int = 0) -> list[dict[str, Any]]:
-    """The ``days``-day forecast of ``city`` from today, for the forecast seed ``seed``."""
-    return [dict(_day(city, (TODAY + dt.timedelta(days=i)).isoformat(), seed))
-            for i in range(days)]
+def forecast(city: str, days: int = DAYS, seed: int = 0,
+             first: dt.date = START.date()) -> list[dict[str, Any]]:
+    """The ``days``-day forecast of ``city`` from ``first`` (the store's
+    :func:`forecast_from`), for the forecast seed ``seed``."""
+    return [dict(_day(city, (first + dt.timedelta(days=i)).isoformat(), seed,
+                      first.isoformat())) for i in range(days)]
 
 
-def hourly(city: str, hours: int = 8, seed: int = 0) -> list[tuple[int, int]]:
-    """(hour of day, °C) from now on: a curve from the low at 5 AM to the high at 3 PM."""
-    today = _day(city, TODAY.isoformat(), seed)
+def hourly(city: str, hours: int = 8, seed: int = 0, *, now: dt.datetime,
+           first: dt.date | None = None) -> list[tuple[int, int]]:
+    """(hour of day, °C) from the hour of ``now`` on: a curve from the low at 5 AM to the
+    high at 3 PM of the forecast's first day ``first`` (``now``'s day when not given)."""
+    start = first if first is not None else now.date()
+    today = _day(city, start.isoformat(), seed, start.isoformat())
     lo, hi = today["low_c"], today["high_c"]
     out = []
     for k in range(hours):
-        h = (NOW_HOUR + k) % 24
+        h = (now.hour + k) % 24
         phase = math.cos((h - 15) / 24 * 2 * math.pi)
         out.append((h, int(round(lo + (hi - lo) * (phase + 1) / 2))))
     return out
 
 
-def current(city: str, seed: int = 0) -> int:
-    """The temperature now (°C)."""
-    return hourly(city, 1, seed)[0][1]
+def current(city: str, seed: int = 0, *, now: dt.datetime,
+            first: dt.date | None = None) -> int:
+    """The temperature at ``now`` (°C)."""
+    return hourly(city, 1, seed, now=now, first=first)[0][1]
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """The owner's home town first, then one to three other towns: where people of the life
-    live, or a big city."""
+    live, or a big city; the forecast starts on the phone's start day."""
     st: dict[str, Any] = {"cities": [], "temp_unit": "F" if rng.random() < 0.5 else "C",
                           "wind_unit": "mph", "next_id": 1}
     home = life.owner.home.city if life.owner.home is not None else "Springfield"
@@ -173,6 +189,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
         if all(c["name"] != name for c in st["cities"]):
             add_city(st, name)
     st["forecast_seed"] = int(rng.integers(2**31 - 1))  # last: the draws above stay as they were
+    st["forecast_from"] = life.today.isoformat()
     return st
 
 
@@ -220,7 +237,7 @@ def forecast_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
     """Ten days of every catalogue city (static: the same whatever the user does)."""
     rows: list[dict[str, Any]] = []
     for c in CATALOGUE:
-        for d in forecast(c[0], seed=forecast_seed(st)):
+        for d in forecast(c[0], seed=forecast_seed(st), first=forecast_from(st)):
             rows.append({"_id": len(rows) + 1, **d})
     return rows
 

@@ -21,18 +21,17 @@ import numpy as np
 from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, scroll_to, tap, text_of, type_into
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.calendar.common import epoch_ms, open_event
 from phoneworld_gym.tasks.chat.common import chats
 from phoneworld_gym.tasks.fitness.common import (
-    TODAY,
     in_days,
     log_activity,
     to_journal,
     to_main,
     week_start,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now
 from phoneworld_gym.tasks.messages.common import SENT, texters
 from phoneworld_gym.validators import added, same_phone, states
 
@@ -48,8 +47,8 @@ def read_event(device: Device, title: str) -> Iterator[Action]:
 
 
 def event_on_screen(device: Device) -> tuple[dt.datetime, dt.datetime, str]:
-    """(start, end, description) of the event open in Calendar: "Saturday, March 14, 2026"
-    and "6:30 – 7:15 AM" (the start's AM/PM is the end's unless shown)."""
+    """(start, end, description) of the event open in Calendar: its day ("Saturday, March
+    14, 2026") and "6:30 – 7:15 AM" (the start's AM/PM is the end's unless shown)."""
     when = text_of(device, rid="event_when") or ""
     day_line, _, span = when.partition("\n")
     day = dt.datetime.strptime(day_line.strip(), "%A, %B %d, %Y").date()
@@ -73,15 +72,35 @@ def km_in(text: str) -> str:
 
 
 def planned_params(rng: np.random.Generator, kind: str, titles: tuple[str, ...],
-                   earliest: int, latest: int, kms: tuple[float, float]) -> dict[str, Any]:
-    """A workout planned this morning: title, start (whole quarter hours from ``earliest``
-    to ``latest`` o'clock), minutes and kilometres."""
-    start = dt.datetime.combine(TODAY, dt.time(int(rng.integers(earliest, latest + 1)),
-                                               int(rng.choice([0, 15, 30, 45]))))
+                   earliest: int, latest: int, kms: tuple[float, float],
+                   day: dt.date) -> dict[str, Any]:
+    """A workout planned on the morning of ``day``: title, start (whole quarter hours from
+    ``earliest`` to ``latest`` o'clock), minutes and kilometres (see :func:`done_by` for
+    making it done by the phone's time)."""
+    start = dt.datetime.combine(day, dt.time(int(rng.integers(earliest, latest + 1)),
+                                             int(rng.choice([0, 15, 30, 45]))))
     minutes = int(rng.integers(5, 14)) * 5
     km = f"{rng.uniform(*kms):.1f}".rstrip("0").rstrip(".")
     return {"event": titles[int(rng.integers(len(titles)))], "kind": kind,
             "start": start.isoformat(timespec="minutes"), "minutes": minutes, "km": km}
+
+
+def done_by(plans: list[dict[str, Any]], t: dt.datetime) -> None:
+    """Make the planned workouts ``plans`` (drawn on ``t``'s day) done by ``t``, the phone's
+    time, as Fitness logs only what has happened: all move earlier by the same whole quarter
+    hours (none when they all end by then) to end five minutes before ``t``. ``NoInstance``
+    when that would take one before midnight: in the small hours no morning has passed."""
+    limit = t - dt.timedelta(minutes=5)
+    late = max(dt.datetime.fromisoformat(p["start"]) + dt.timedelta(minutes=p["minutes"])
+               for p in plans) - limit
+    if late <= dt.timedelta(0):
+        return
+    shift = dt.timedelta(minutes=15 * -(-late // dt.timedelta(minutes=15)))
+    starts = [dt.datetime.fromisoformat(p["start"]) - shift for p in plans]
+    if any(s.date() != t.date() for s in starts):
+        raise NoInstance("too early in the day for workouts done this morning")
+    for p, s in zip(plans, starts):
+        p["start"] = s.isoformat(timespec="minutes")
 
 
 def insert_planned(device: Device, p: dict[str, Any]) -> None:
@@ -134,7 +153,10 @@ class CrossAppFitnessLogPlannedRun(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        return planned_params(rng, "run", PLANNED_RUNS, 6, 8, (4.0, 12.0))
+        t = now(probe)
+        p = planned_params(rng, "run", PLANNED_RUNS, 6, 8, (4.0, 12.0), t.date())
+        done_by([p], t)
+        return p
 
     def setup(self, device: Device) -> None:
         insert_planned(device, self.params)
@@ -180,8 +202,8 @@ class CrossAppFitnessWeekToMessages(Task):
         return {"name": c["display_name"], "number": c["number"]}
 
     def _total(self) -> float:
-        first = week_start(TODAY)
-        rows = in_days(self.before("fitness/activities"), first, TODAY)
+        day = self.start_day()
+        rows = in_days(self.before("fitness/activities"), week_start(day), day)
         return round(sum(float(r["distance_km"]) for r in rows), 2)
 
     def evaluate(self, device: Device, report: AgentReport) -> float:

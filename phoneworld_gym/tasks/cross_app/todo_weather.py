@@ -28,10 +28,10 @@ from phoneworld_gym.tasks.calendar.common import (
     upcoming,
 )
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
-from phoneworld_gym.tasks.kit import pick_date
+from phoneworld_gym.tasks.kit import pick_date, today
 from phoneworld_gym.tasks.messages.common import SENT, send_to, texters
 from phoneworld_gym.tasks.todo.common import my_tasks, open_list
-from phoneworld_gym.tasks.weather.common import TODAY, day_of, open_day, unit
+from phoneworld_gym.tasks.weather.common import day_of, open_day, unit
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
 
@@ -75,7 +75,7 @@ class CrossAppTextHomeForecast(Task):
         c = rows[int(rng.integers(len(rows)))]
         return {"name": c["display_name"], "number": c["number"],
                 "city": _city_of(c["postal_address"]),
-                "date": (TODAY + dt.timedelta(days=1)).isoformat()}
+                "date": (today(probe) + dt.timedelta(days=1)).isoformat()}
 
     def _value(self, device: Device, key: str) -> int:
         r = day_of(device.probe, self.params["city"], self.params["date"])

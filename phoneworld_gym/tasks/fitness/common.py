@@ -6,7 +6,10 @@ and type, an activity's page, "Add activity" with its date and time pickers, a g
 slider).
 
 A real phone's fitness app keeps its data private, so these tasks run on PhoneWorld only.
-Weeks run Monday to Sunday; the phone's clock is Saturday 2026-03-14 10:30.
+Weeks run Monday to Sunday, counted from the phone's date (``probe.now()``: by default
+Saturday 2026-03-14 10:30): a goal's "this week" and "last week" are the episode's start
+day's (``Task.start_day()``); the UI paths count the journal's periods from the phone's
+date when they tap.
 """
 
 from __future__ import annotations
@@ -18,12 +21,9 @@ from collections.abc import Generator, Iterator
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of, type_into
-from phoneworld_gym.tasks.kit import open_root, pick_date
+from phoneworld_gym.tasks.kit import open_root, pick_date, today
 from phoneworld_gym.tasks.settings.common import set_slider
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
-TODAY = NOW.date()
-YESTERDAY = TODAY - dt.timedelta(days=1)
 LABELS = {"walk": "Walk", "run": "Run", "ride": "Ride", "swim": "Swim"}
 #: goal -> (_id in fitness/goals, label, smallest, largest, step), as the app's editor shows
 GOALS = {"daily_steps": (1, "Daily steps", 2000, 20000, 500),
@@ -60,9 +60,20 @@ def week_start(d: dt.date) -> dt.date:
     return d - dt.timedelta(days=d.weekday())
 
 
-def weeks_back(d: dt.date) -> int:
-    """How many weeks before this one ``d``'s week is."""
-    return (week_start(TODAY) - week_start(d)).days // 7
+def weeks_back(d: dt.date, now: dt.date) -> int:
+    """How many weeks before ``now``'s week ``d``'s week is."""
+    return (week_start(now) - week_start(d)).days // 7
+
+
+def last_week(now: dt.date) -> tuple[dt.date, dt.date]:
+    """The Monday and the Sunday of the week before ``now``'s."""
+    first = week_start(now) - dt.timedelta(days=7)
+    return first, first + dt.timedelta(days=6)
+
+
+def this_month(now: dt.date) -> tuple[dt.date, dt.date]:
+    """The first of ``now``'s month and ``now``."""
+    return now.replace(day=1), now
 
 
 def in_days(rows: list[Row], first: dt.date, last: dt.date, kind: str = "all") -> list[Row]:
@@ -141,8 +152,8 @@ def journal_figures(device: Device,
 def open_activity(device: Device, r: Row, filtered: bool = True) -> Iterator[Action]:
     """From anywhere: the journal on the activity's week and type (every type, unfiltered,
     on the second path), then its page."""
-    yield from to_journal(device, back=weeks_back(start(r).date()),
-                          kind=str(r["type"]) if filtered else "all")
+    back = weeks_back(start(r).date(), today(device.probe))
+    yield from to_journal(device, back=back, kind=str(r["type"]) if filtered else "all")
     desc = f"{title(r).capitalize()}, {short_day(start(r).date())}"
     yield from scroll_to(device, desc=desc, rid="activity_row")
     yield tap(device, desc=desc, rid="activity_row")
@@ -165,7 +176,7 @@ def log_activity(device: Device, kind: str, when: dt.datetime, minutes: int,
     yield tap(device, desc="Add activity", rid="add_activity")
     if kind != "walk":
         yield tap(device, text=LABELS[kind], rid="type_chip")
-    if when.date() != TODAY:
+    if when.date() != today(device.probe):  # the form opens on the phone's date
         yield from pick_date(device, when.date(), "start_date")
     yield from pick_time(device, when.time())
     yield type_into(device, str(minutes), rid="duration")

@@ -18,8 +18,6 @@ from phoneworld_gym.oracle import tap, text_of, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.fitness.common import (
     GOALS,
-    TODAY,
-    YESTERDAY,
     activities,
     clock,
     day_words,
@@ -32,8 +30,9 @@ from phoneworld_gym.tasks.fitness.common import (
     start,
     to_journal,
     to_main,
+    week_start,
 )
-from phoneworld_gym.tasks.kit import choice, pick_date
+from phoneworld_gym.tasks.kit import choice, pick_date, today
 from phoneworld_gym.validators import added, changed, removed
 
 
@@ -69,7 +68,8 @@ class FitnessLogSwim(Task):
                 "minute": minute, "km": km}
 
     def _when(self) -> dt.datetime:
-        return dt.datetime.combine(YESTERDAY, dt.time(self.params["hour"], self.params["minute"]))
+        yesterday = self.start_day() - dt.timedelta(days=1)
+        return dt.datetime.combine(yesterday, dt.time(self.params["hour"], self.params["minute"]))
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params
@@ -183,27 +183,30 @@ class FitnessMinutesGoalFromLastWeek(Task):
     }
 
     @staticmethod
-    def _last_week(rows: list[dict[str, Any]]) -> int:
-        first = TODAY - dt.timedelta(days=TODAY.weekday() + 7)
+    def _last_week(rows: list[dict[str, Any]], now: dt.date) -> int:
+        """The active minutes of ``rows`` in the week before ``now``'s."""
+        first = week_start(now) - dt.timedelta(days=7)
         return sum(int(r["duration_min"]) for r in rows
                    if first <= start(r).date() <= first + dt.timedelta(days=6))
 
     def setup(self, device: Device) -> None:
-        want = _round10(self._last_week(activities(device.probe)))
+        want = _round10(self._last_week(activities(device.probe), today(device.probe)))
         if goal_target(device.probe.query("fitness/goals"), "weekly_active_minutes") in want:
             device.fixture("fitness", "set_goal", goal="weekly_active_minutes",
                            target=150 if want[0] != 150 else 180)
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
-        want = _round10(self._last_week(self.before("fitness/activities")))
+        want = _round10(self._last_week(self.before("fitness/activities"), self.start_day()))
         return self.expect(changed("fitness/goals", GOALS["weekly_active_minutes"][0],
                                    target=lambda v: v in want))
 
     def _set(self, device: Device, week_back: int) -> Iterator[Action]:
         yield from to_journal(device, back=week_back)
         total = minutes_of(text_of(device, rid="summary_time") or "")
-        value = (total + 5) // 10 * 10
-        if week_back != 1 and value in _round10(self._last_week(activities(device.probe))):
+        _, _, lo, hi, _ = GOALS["weekly_active_minutes"]
+        value = max(lo, min(hi, (total + 5) // 10 * 10))  # a Monday's week may hold nothing yet
+        if week_back != 1 and value in _round10(self._last_week(activities(device.probe),
+                                                                self.start_day())):
             value += 10  # the near miss must miss
         yield from set_goal(device, "weekly_active_minutes", value)
 
@@ -239,7 +242,7 @@ class FitnessDeleteActivity(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = [r for r in distinct(activities(probe))
-                if start(r).date() >= TODAY - dt.timedelta(days=20)]
+                if start(r).date() >= today(probe) - dt.timedelta(days=20)]
         r = choice(rng, rows)
         return {"id": int(r["_id"]), "kind": str(r["type"]), "day": day_words(start(r).date())}
 
@@ -264,9 +267,12 @@ class FitnessDeleteActivity(Task):
         yield Action("status", goal_status="complete")
 
     def near_miss(self, device: Device) -> Iterator[Action]:
-        """Deletes the activity of the same type just before it."""
+        """Deletes the activity of the same type just before it (of any type when it is
+        the only one of its type)."""
         rows = sorted((r for r in activities(device.probe) if r["type"] == self.params["kind"]),
                       key=lambda r: str(r["start"]))
+        if len(rows) < 2:
+            rows = sorted(activities(device.probe), key=lambda r: str(r["start"]))
         i = next(k for k, r in enumerate(rows) if r["_id"] == self.params["id"])
         yield from self._delete(device, int(rows[i - 1 if i > 0 else i + 1]["_id"]))
         yield Action("status", goal_status="complete")
@@ -332,7 +338,7 @@ class FitnessLogNextWeek(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        d = TODAY + dt.timedelta(days=int(rng.integers(2, 9)))
+        d = today(probe) + dt.timedelta(days=int(rng.integers(2, 9)))
         return {"minutes": int(rng.integers(4, 19)) * 5, "day": d.strftime("%A"),
                 "date": d.isoformat()}
 

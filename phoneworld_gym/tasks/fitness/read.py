@@ -14,24 +14,21 @@ from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import NumberMatch
 from phoneworld_gym.oracle import OracleError, text_of
-from phoneworld_gym.task import Task, register_task
+from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.fitness.common import (
-    TODAY,
     activities,
     day_words,
     distinct,
     in_days,
     journal_figures,
+    last_week,
     number_in,
     open_activity,
     start,
+    this_month,
     to_journal,
-    week_start,
 )
-from phoneworld_gym.tasks.kit import choice
-
-LAST_WEEK = (week_start(TODAY) - dt.timedelta(days=7), week_start(TODAY) - dt.timedelta(days=1))
-THIS_MONTH = (TODAY.replace(day=1), TODAY)
+from phoneworld_gym.tasks.kit import choice, today
 
 
 @register_task
@@ -55,8 +52,15 @@ class FitnessLongestRunThisMonth(Task):
                  "its distance in km.",),
     }
 
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        if not in_days(activities(probe), *this_month(today(probe)), kind="run"):
+            raise NoInstance("no run this month yet")  # the 1st, early: none has happened
+        return {}
+
     def _runs(self) -> list[float]:
-        rows = in_days(self.before("fitness/activities"), *THIS_MONTH, kind="run")
+        rows = in_days(self.before("fitness/activities"), *this_month(self.start_day()),
+                       kind="run")
         return sorted((float(r["distance_km"]) for r in rows), reverse=True)
 
     def expected_answer(self, device: Device) -> Any:
@@ -98,7 +102,8 @@ class FitnessRideDistanceLastWeek(Task):
     }
 
     def _total(self, kind: str) -> float:
-        rows = in_days(self.before("fitness/activities"), *LAST_WEEK, kind=kind)
+        rows = in_days(self.before("fitness/activities"), *last_week(self.start_day()),
+                       kind=kind)
         return round(sum(float(r["distance_km"]) for r in rows), 2)
 
     def expected_answer(self, device: Device) -> Any:
@@ -141,7 +146,7 @@ class FitnessActivityCalories(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         rows = [r for r in distinct(activities(probe))
-                if start(r).date() >= TODAY - dt.timedelta(days=27)]
+                if start(r).date() >= today(probe) - dt.timedelta(days=27)]
         r = choice(rng, rows)
         return {"id": int(r["_id"]), "kind": str(r["type"]), "day": day_words(start(r).date())}
 

@@ -26,13 +26,13 @@ from phoneworld_gym.tasks.calendar.common import create_event, epoch_ms
 from phoneworld_gym.tasks.chat.common import chats, open_chat, opened, send_text
 from phoneworld_gym.tasks.cross_app.fitness_x import (
     PLANNED_RUNS,
+    done_by,
     insert_planned,
     log_planned,
     logged,
     planned_params,
 )
 from phoneworld_gym.tasks.fitness.common import (
-    TODAY,
     activities,
     clock,
     day_words,
@@ -47,7 +47,7 @@ from phoneworld_gym.tasks.fitness.common import (
     week_start,
     weeks_back,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now, now_ms, today
 from phoneworld_gym.tasks.messages.common import (
     SENT,
     last_received,
@@ -64,13 +64,26 @@ PLANNED_SWIMS: tuple[str, ...] = ("Pool swim", "Swim laps", "Swim technique sess
 def open_day_activity(device: Device, kind: str, day: dt.date) -> Iterator[Action]:
     """From anywhere: the journal's week of ``day`` filtered to ``kind``, then that day's
     activity."""
-    yield from to_journal(device, back=weeks_back(day), kind=kind)
+    yield from to_journal(device, back=weeks_back(day, today(device.probe)), kind=kind)
     tail = f", {short_day(day)}"
     row = next((e for e in elements(device) if (e.resource_id or "").endswith("/activity_row")
                 and (e.content_description or "").endswith(tail)), None)
     if row is None:
         raise OracleError(f"no {kind} on {short_day(day)} in the journal")
     yield tap(device, desc=row.content_description, rid="activity_row")
+
+
+def _past_day(words: str, until: dt.date) -> dt.date:
+    """The day "Saturday, February 28" names: the latest one on or before ``until`` (the
+    message gives no year, so the weekday picks it among this year's and last year's)."""
+    for year in (until.year, until.year - 1):
+        try:
+            d = dt.datetime.strptime(f"{words} {year}", "%A, %B %d %Y").date()
+        except ValueError:  # 29 February of a year without one
+            continue
+        if d <= until and d.strftime("%A, %B ") + str(d.day) == words:
+            return d
+    raise OracleError(f"no past day is {words!r}")
 
 
 @register_task
@@ -106,11 +119,12 @@ class LongHorizonFitnessRideRecap(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        day = today(probe)
         rides = [r for r in distinct(activities(probe)) if r["type"] == "ride"
-                 and r["route"] and 2 <= weeks_back(start(r).date()) <= 3]
+                 and r["route"] and 2 <= weeks_back(start(r).date(), day) <= 3]
         ride = choice(rng, rides)
         c = choice(rng, texters(probe))
-        when = week_start(TODAY) + dt.timedelta(days=7 + int(rng.integers(0, 7)))
+        when = week_start(day) + dt.timedelta(days=7 + int(rng.integers(0, 7)))
         t = dt.time(int(rng.choice([7, 8, 9, 17, 18])), int(rng.choice([0, 15, 30, 45])))
         return {"name": c["display_name"], "number": c["number"],
                 "first": c["display_name"].split()[0], "ride_id": int(ride["_id"]),
@@ -123,7 +137,7 @@ class LongHorizonFitnessRideRecap(Task):
             "address": p["number"],
             "body": f"Still thinking of our ride on {p['day']}! How far did we go in the "
                     f"end? Same route next {p['weekday']} at {p['time']}?",
-            "date": epoch_ms(dt.datetime(2026, 3, 14, 10, 20)), "type": 1, "read": 1})
+            "date": now_ms(device.probe, 10), "type": 1, "read": 1})
 
     def _ride(self) -> dict[str, Any]:
         return next(r for r in self.before("fitness/activities")
@@ -149,7 +163,7 @@ class LongHorizonFitnessRideRecap(Task):
         m = re.search(r"ride on (\w+day, \w+ \d+)!.*next (\w+day) at (\d{1,2}:\d{2} [AP]M)", text)
         if m is None:
             raise OracleError(f"the newest message is not the ride question: {text!r}")
-        ride_day = dt.datetime.strptime(f"{m.group(1)} {TODAY.year}", "%A, %B %d %Y").date()
+        ride_day = _past_day(m.group(1), self.start_day())
         yield from open_day_activity(device, "ride", ride_day)
         km = text_of(device, rid="stat_distance") or ""
         minutes = minutes_of(text_of(device, rid="stat_duration") or "")
@@ -157,8 +171,9 @@ class LongHorizonFitnessRideRecap(Task):
         yield from open_thread(device, p["name"])
         yield from type_and_send(device, f"It was {km}. {p['weekday']} works for me!")
         weekday, at = m.group(2), dt.datetime.strptime(m.group(3), "%I:%M %p").time()
-        day = next(week_start(TODAY) + dt.timedelta(days=7 + k) for k in range(7)
-                   if (week_start(TODAY) + dt.timedelta(days=7 + k)).strftime("%A") == weekday)
+        monday = week_start(self.start_day()) + dt.timedelta(days=7)
+        day = next(monday + dt.timedelta(days=k) for k in range(7)
+                   if (monday + dt.timedelta(days=k)).strftime("%A") == weekday)
         begin = dt.datetime.combine(day, at)
         length = 60 if hour_long and minutes != 60 else 90 if hour_long else minutes
         yield from create_event(device, f"Ride with {p['first']}", day, at,
@@ -203,8 +218,10 @@ class LongHorizonFitnessMorningWorkouts(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, chats(probe, kind="direct"))
-        run = planned_params(rng, "run", PLANNED_RUNS, 6, 6, (4.0, 10.0))
-        swim = planned_params(rng, "swim", PLANNED_SWIMS, 8, 8, (0.8, 2.4))
+        t = now(probe)
+        run = planned_params(rng, "run", PLANNED_RUNS, 6, 6, (4.0, 10.0), t.date())
+        swim = planned_params(rng, "swim", PLANNED_SWIMS, 8, 8, (0.8, 2.4), t.date())
+        done_by([run, swim], t)
         return {"run": run, "swim": swim, "run_event": run["event"],
                 "swim_event": swim["event"], "name": c["title"], "chat_id": int(c["_id"])}
 
@@ -213,7 +230,8 @@ class LongHorizonFitnessMorningWorkouts(Task):
         insert_planned(device, self.params["swim"])
 
     def _total(self) -> int:
-        rows = in_days(self.before("fitness/activities"), week_start(TODAY), TODAY)
+        day = self.start_day()
+        rows = in_days(self.before("fitness/activities"), week_start(day), day)
         return sum(int(r["duration_min"]) for r in rows) + \
             self.params["run"]["minutes"] + self.params["swim"]["minutes"]
 

@@ -4,6 +4,8 @@
 the editor's date picker).
 
 A real phone's to-do app keeps its data private, so these tasks run on PhoneWorld only.
+Due dates count from the phone's date (``probe.now()`` before the start,
+``Task.start_day()`` after it).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
 from phoneworld_gym.tasks.kit import open_root
 
-TODAY = dt.date(2026, 3, 14)
 PRIORITIES: tuple[str, ...] = ("None", "Low", "Medium", "High")
 #: titles a task asks to add (none is seeded)
 NEW_TASKS: tuple[str, ...] = (

@@ -14,10 +14,9 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import find, tap, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.kit import choice, pick_date
+from phoneworld_gym.tasks.kit import choice, pick_date, today
 from phoneworld_gym.tasks.todo.common import (
     PRIORITIES,
-    TODAY,
     day_words,
     lists_by_id,
     my_tasks,
@@ -100,7 +99,7 @@ class TodoAddDue(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
-        d = TODAY + dt.timedelta(days=int(rng.integers(2, 40)))
+        d = today(probe) + dt.timedelta(days=int(rng.integers(2, 40)))
         return {"title": unused_title(rng, probe), "date": d.isoformat(), "day": day_words(d),
                 "priority": PRIORITIES[int(rng.integers(1, 4))].lower(),
                 "list_id": my_tasks(probe)}
@@ -268,13 +267,14 @@ class TodoRescheduleOverdue(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
+        day = today(probe)
         rows = probe.query("todo/tasks")
         lists = [x for x in probe.query("todo/lists")  # none overdue yet: the setup's two
                  if not any(r["list_id"] == x["_id"] and not r["done"] and r["due"]
-                            and dt.date.fromisoformat(r["due"]) < TODAY for r in rows)]
+                            and dt.date.fromisoformat(r["due"]) < day for r in rows)]
         lst = choice(rng, lists)
-        target = TODAY + dt.timedelta(days=int(rng.integers(1, 12)))
-        late = TODAY - dt.timedelta(days=int(rng.integers(2, 9)))
+        target = day + dt.timedelta(days=int(rng.integers(1, 12)))
+        late = day - dt.timedelta(days=int(rng.integers(2, 9)))
         a = unused_title(rng, probe)
         b = a
         while b == a:
@@ -288,8 +288,9 @@ class TodoRescheduleOverdue(Task):
             device.fixture("todo", "add_task", title=title, list=p["list"], due=p["late"])
 
     def _overdue(self, rows: list[dict[str, Any]]) -> list[Any]:
+        """The list's open tasks due before the start day."""
         return [r for r in rows if r["list_id"] == self.params["list_id"] and not r["done"]
-                and r["due"] and dt.date.fromisoformat(r["due"]) < TODAY]
+                and r["due"] and dt.date.fromisoformat(r["due"]) < self.start_day()]
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         late = self._overdue(self.before("todo/tasks"))

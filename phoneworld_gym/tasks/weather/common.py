@@ -5,8 +5,8 @@ static ``weather/forecast`` (ten days per known city: ``city``, ``date``, ``high
 city, one day of its forecast, the city search).
 
 A real phone's weather app keeps its data private, so these tasks run on PhoneWorld only.
-The forecast never changes in an episode (it is a function of the city and the day), so a
-task may read it from the probe at any time.
+The forecast never changes in an episode (it is a function of the city and the day, ten days
+from the phone's start day), so a task may read it from the probe at any time.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, type_into
 from phoneworld_gym.tasks.kit import open_root
 
-TODAY = dt.date(2026, 3, 14)
 #: every city the Weather app's search knows, with its region (as the suggestions show it)
 KNOWN: tuple[tuple[str, str], ...] = (
     ("Springfield", "Illinois"), ("Portland", "Oregon"), ("Austin", "Texas"),

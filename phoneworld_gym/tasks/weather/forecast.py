@@ -16,10 +16,9 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.matchers import Expected, NumberMatch, StringMatch, TimeMatch
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, text_of
 from phoneworld_gym.task import NoInstance, Task, register_task
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.tasks.weather.common import (
     KNOWN,
-    TODAY,
     add_city,
     day_of,
     long_day,
@@ -34,9 +33,11 @@ TEMP_LABELS = {"C": "Celsius (°C)", "F": "Fahrenheit (°F)"}
 WIND_LABELS = {"km/h": "Kilometers per hour (km/h)", "mph": "Miles per hour (mph)"}
 
 
-def _weekday(rng: np.random.Generator) -> dt.date:
-    """Tuesday to Friday of this week: the only weekdays the 10-day forecast shows once."""
-    return TODAY + dt.timedelta(days=int(rng.integers(3, 7)))
+def _weekday(rng: np.random.Generator, day: dt.date) -> dt.date:
+    """A day 3 to 6 days after ``day`` (the phone's date): the 10-day forecast from ``day``
+    shows those weekdays once (the first three come back as days 7 to 9), and none is
+    "Today" or "Tomorrow"."""
+    return day + dt.timedelta(days=int(rng.integers(3, 7)))
 
 
 @register_task
@@ -62,7 +63,7 @@ class WeatherHighOn(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, probe.query("weather/cities"))
-        d = _weekday(rng)
+        d = _weekday(rng, today(probe))
         return {"city": c["name"], "day": d.strftime("%A"), "date": d.isoformat()}
 
     def expected_answer(self, device: Device) -> Any:
@@ -105,7 +106,7 @@ class WeatherSunset(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, probe.query("weather/cities"))
-        d = _weekday(rng)
+        d = _weekday(rng, today(probe))
         return {"city": c["name"], "day": d.strftime("%A"), "date": d.isoformat()}
 
     def expected_answer(self, device: Device) -> Any:
@@ -290,7 +291,7 @@ class WeatherFarForecast(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         c = choice(rng, probe.query("weather/cities"))
-        d = TODAY + dt.timedelta(days=int(rng.integers(16, 60)))
+        d = today(probe) + dt.timedelta(days=int(rng.integers(16, 60)))
         return {"city": c["name"], "date": f"{d.strftime('%B')} {d.day}"}
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -325,7 +326,7 @@ class WeatherWarmestOf(Task):
             raise NoInstance("fewer than three saved cities")
         for _ in range(50):
             trio = [names[int(i)] for i in rng.choice(len(names), size=3, replace=False)]
-            d = _weekday(rng)
+            d = _weekday(rng, today(probe))
             highs = sorted((day_of(probe, n, d.isoformat())["high_c"] for n in trio),
                            reverse=True)
             if highs[0] != highs[1]:
