@@ -254,5 +254,7 @@ class Device(Protocol):
         ...
 
     def fixture(self, app: str, name: str, /, **args: Any) -> Any:
-        """Run a setup routine a mock app declares for its own state (PhoneWorld only)."""
+        """Run a setup routine a mock app declares for its own state (PhoneWorld only). A
+        routine with a ``now`` keyword is given the phone's clock (``YYYY-MM-DDTHH:MM:SS``)
+        unless ``args`` has one."""
         ...

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import datetime as dt
+import functools
+import inspect
 import marshal
 import re
 from collections.abc import Iterator, Mapping
@@ -259,6 +262,12 @@ class SimWriteVerbs:
 
     def insert(self, table: str, row: Row) -> Any:
         clean = self._check_row(table, row) if table in COMMON_TABLES else row
+        stamp = STAMPED.get(table)
+        if stamp is not None and stamp not in clean:
+            # as Android's SMS and call-log providers do: a row inserted without a date is
+            # dated by the phone's clock
+            now = self.world.now().replace(tzinfo=dt.timezone.utc)
+            clean = {**clean, stamp: int(round(now.timestamp() * 1000))}
         if self._served_by_system(table):
             rows = self._system_rows(table)
             rid = max((int(r["_id"]) for r in rows), default=0) + 1
@@ -316,9 +325,25 @@ class SimWriteVerbs:
         fn = installed.fixtures.get(name)
         if fn is None:
             raise Unsupported(f"{app} has no fixture {name!r}; it has {sorted(installed.fixtures)}")
+        if "now" not in args and _takes_now(fn):
+            args = {**args, "now": self.world.clock}  # what the phone's clock says
         with self._writing(f"store/{app}"):
             result = fn(self.world.stores[app], **args)
         return copy_data(result)
+
+
+#: common tables whose provider dates a row inserted without one: table -> column (ms)
+STAMPED = {"sms": "date", "call_log": "date"}
+
+
+@functools.cache
+def _takes_now(fn: Any) -> bool:
+    """Whether a fixture takes the phone's time (a ``now`` keyword: ``YYYY-MM-DDTHH:MM:SS``),
+    which :meth:`fixture` then passes unless its caller did."""
+    try:
+        return "now" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 class Snapshot(Mapping[str, list[Row]]):

@@ -80,6 +80,21 @@ def open_root(device: Device, app: str, root: str | Callable[[Device], bool], *,
         raise OracleError(fail)
 
 
+def day_words(d: dt.date) -> str:
+    """"Thursday, March 19": a day as goals name it (no year)."""
+    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
+
+
+def short_day(d: dt.date) -> str:
+    """"Thu, Mar 19": a day as list rows and chips show it."""
+    return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
+
+
+def clock(t: dt.datetime | dt.time) -> str:
+    """"7:05 PM": a time of day on a 12-hour clock."""
+    return f"{t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+
 def full_date(d: dt.date) -> str:
     """"Thursday, March 19, 2026": a date picker's day cell's content description."""
     return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}, {d.year}"

@@ -5,6 +5,7 @@ notification as the app's ``calendar/attendees`` and ``calendar/reminders`` tabl
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
@@ -38,15 +39,22 @@ class CalendarApp(App):
                  "calendar/reminders": store.reminder_rows}
     writers = {"calendar": store.WRITER}
     fixtures = store.FIXTURES
+    #: the start clock of the store generated last (the phone posts the start notifications
+    #: of a world right after generating its stores: :meth:`notifications` reads it)
+    _start: dt.datetime | None = None
 
     def generate(self, rng: np.random.Generator, life: Life) -> dict[str, Any]:
+        self._start = life.now
         return store.generate(rng, life)
 
     def notifications(self, s: dict[str, Any]) -> list[dict[str, Any]]:
-        """The reminder of the clock's day's next event that has one, as Google Calendar
-        posts it (title, time span, place); a tap opens the event."""
-        now = store.epoch_ms(store.NOW)
-        for e in store.on_day(s, store.NOW.date()):
+        """The reminder of the start day's next event that has one, as Google Calendar
+        posts it (title, time span, place); a tap opens the event. The start is the clock
+        the store was generated at."""
+        if self._start is None:
+            return []
+        now = store.epoch_ms(self._start)
+        for e in store.on_day(s, self._start.date()):
             if e["dtstart"] >= now and store.reminder_of(s, e["id"]) is not None:
                 text = screens.span(e) + (f" at {e['location']}" if e["location"] else "")
                 return [{"title": e["title"], "text": text, "screen": "detail",

@@ -498,9 +498,10 @@ def edit(ctx: Ctx) -> View | Page:
         if end < start:
             ctx.toast("The end time is before the start time")
             return
-        fields = {"title": " ".join(title.split()), "dtstart": cs.epoch_ms(start),
-                  "dtend": cs.epoch_ms(end), "location": " ".join(loc.split()),
-                  "description": desc.strip()}
+        fields: dict[str, Any] = {
+            "title": " ".join(title.split()), "dtstart": cs.epoch_ms(start),
+            "dtend": cs.epoch_ms(end), "location": " ".join(loc.split()),
+            "description": desc.strip()}
         if existing is not None:
             existing.update(fields)
             target = existing

@@ -26,7 +26,6 @@ import numpy as np
 from phoneworld_gym.app import TableWriter
 from phoneworld_gym.life import Life
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 #: what the editor accepts as a guest's address
 EMAIL = re.compile(r"[^@\s,]+@[^@\s,]+\.[A-Za-z]{2,}")
 
@@ -49,9 +48,11 @@ def from_ms(ms: int) -> dt.datetime:
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """About fifteen events from three weeks before the clock's day to five weeks after:
-    meals and coffee with people from the life at named places, meetings at work, visits to
-    someone's home, appointments. Titles are distinct."""
+    """About fifteen events from three weeks before the phone's start day (``life.today``)
+    to five weeks after: meals and coffee with people from the life at named places,
+    meetings at work, visits to someone's home, appointments, the birthday parties of this
+    month and the next. Titles are distinct."""
+    today = life.today
     people = list(life.people)
     order = [people[int(i)] for i in rng.permutation(len(people))]
     work = life.work.one_line()
@@ -63,7 +64,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
         if title in titles:
             return
         titles.add(title)
-        start = dt.datetime(2026, 3, 14, hour, minute) + dt.timedelta(days=day)
+        start = dt.datetime.combine(today, dt.time(hour, minute)) + dt.timedelta(days=day)
         events.append({"id": 0, "title": title, "dtstart": epoch_ms(start),
                        "dtend": epoch_ms(start + dt.timedelta(minutes=minutes)),
                        "location": location, "description": description})
@@ -89,13 +90,18 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     add("Team planning", day(), 14, 0, 60, work, "Quarterly roadmap review")
     add("Dentist appointment", day(), 8, 30, 45, "Oak Street Dental", "Regular cleaning")
     add("Yoga class", day(), 18, 0, 60, "Maple Yoga Studio", "Bring a mat")
+    # parties for the birthdays of the start day's month and the next (in next year's
+    # January when the start is in December)
+    next_month = today.month % 12 + 1
     for p in order[10:13]:
         y, m, d = (int(x) for x in p.birthday.split("-"))
-        if m in (3, 4):
-            add(f"{p.first}'s birthday party", (dt.date(2026, m, d) - NOW.date()).days, 18, 30,
-                180, p.home.one_line() if p.home else places[6], f"{p.name} turns {2026 - y}")
-    # one event on the clock's own day, later on
-    add(f"Call with {order[13].first}", 0, 16, 0, 30, "", f"Phone call with {order[13].name}")
+        if m in (today.month, next_month):
+            year = today.year + (m < today.month)
+            add(f"{p.first}'s birthday party", (dt.date(year, m, d) - today).days, 18, 30,
+                180, p.home.one_line() if p.home else places[6], f"{p.name} turns {year - y}")
+    # one event on the start day, later on (at 4 PM, or the next full hour after a late start)
+    add(f"Call with {order[13].first}", 0, max(16, min(life.now.hour + 1, 23)), 0, 30, "",
+        f"Phone call with {order[13].name}")
     events.sort(key=lambda e: (e["dtstart"], e["title"]))
     for i, e in enumerate(events):
         e["id"] = i + 1
@@ -109,8 +115,8 @@ def _seed_guests(store: dict[str, Any], rng: np.random.Generator, life: Life,
                  order: list[Any]) -> None:
     """Guests from the life on the meetings and meals (the person an event is named after,
     colleagues at work meetings, a few friends at parties), and a notification on about one
-    event in three, always on the clock's own day's call (so the phone has an upcoming
-    reminder)."""
+    event in three, always on the start day's call (so the phone has an upcoming reminder
+    unless it starts late in the evening)."""
     by_name = {p.name: p for p in order}
     colleagues = [p for p in order if p.relation == "colleague"] or order[8:12]
     for e in store["events"]:
@@ -150,9 +156,12 @@ def ordered(store: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(store["events"], key=lambda e: (e["dtstart"], e["id"]))
 
 
-def add(store: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    e = {"id": store["next_id"], "title": "", "dtstart": epoch_ms(NOW),
-         "dtend": epoch_ms(NOW + dt.timedelta(hours=1)), "location": "", "description": ""}
+def add(store: dict[str, Any], *, dtstart: int, dtend: int | None = None,
+        **fields: Any) -> dict[str, Any]:
+    """A new event starting at ``dtstart`` (ms), an hour long unless ``dtend`` is given."""
+    e = {"id": store["next_id"], "title": "", "dtstart": int(dtstart),
+         "dtend": int(dtstart) + 3600_000 if dtend is None else int(dtend), "location": "",
+         "description": ""}
     e.update(fields)
     store["events"].append(e)
     store["next_id"] += 1

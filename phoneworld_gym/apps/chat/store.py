@@ -19,7 +19,6 @@ import numpy as np
 
 from phoneworld_gym.life import Life, Person
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 ME = "me"
 TYPES = ("text", "location", "photo", "card")
 
@@ -74,7 +73,8 @@ def _pick_people(rng: np.random.Generator, pool: list[Person], n: int,
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Five or six one-to-one chats with people from the life, a family group and a friends
-    group; two or three chats end with unread messages."""
+    group, their newest messages less than a week before the phone's start clock
+    (``life.now``); two or three chats end with unread messages."""
     people = list(life.people)
     store: dict[str, Any] = {"chats": [], "messages": [], "next_chat": 1, "next_id": 1,
                              "owner": life.owner.name, "city": life.owner.home.city
@@ -86,7 +86,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     direct = _pick_people(rng, people, int(rng.integers(5, 7)), set())
     unread = set(int(i) for i in rng.choice(len(direct) + 2, size=int(rng.integers(2, 4)),
                                             replace=False))
-    end = NOW - dt.timedelta(minutes=int(rng.integers(20, 90)))
+    end = life.now - dt.timedelta(minutes=int(rng.integers(20, 90)))
     convs: list[tuple[str, str, list[Person], list[tuple[int, str]]]] = []
     for p in direct:
         said = _DIRECT[int(rng.integers(len(_DIRECT)))]
@@ -215,9 +215,11 @@ def message_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
 # -- fixtures --------------------------------------------------------------------------------
 def receive(store: dict[str, Any], *, chat: str, sender: str, body: str,
             minutes_ago: int = 5, typ: str = "text", address: str = "",
-            read: int = 0) -> dict[str, Any]:
+            read: int = 0, now: str | None = None) -> dict[str, Any]:
     """Fixture: a message from ``sender`` arrives in the chat titled ``chat`` (a direct chat
-    with ``sender`` is made if ``chat`` is their name and none exists). Returns its row."""
+    with ``sender`` is made if ``chat`` is their name and none exists), ``minutes_ago``
+    before ``now`` (the phone's time, ISO, as ``probe.now()`` reads it; without it the start
+    clock of the world generated last). Returns its row."""
     target = next((c for c in store["chats"] if c["title"] == chat), None)
     if target is None:
         if chat != sender:
@@ -227,6 +229,14 @@ def receive(store: dict[str, Any], *, chat: str, sender: str, body: str,
         raise ValueError(f"{sender!r} is not a member of {chat!r}: {target['members']}")
     if not isinstance(minutes_ago, int) or minutes_ago < 0:
         raise ValueError(f"minutes_ago must be a non-negative int, got {minutes_ago!r}")
-    when = epoch_ms(NOW - dt.timedelta(minutes=minutes_ago))
+    if now is not None:
+        try:
+            at = dt.datetime.fromisoformat(str(now))
+        except ValueError:
+            raise ValueError(f"now must be an ISO date-time, got {now!r}") from None
+    else:
+        raise ValueError("receive needs now (the phone's time; the device's fixture verb "
+                         "passes it)")
+    when = epoch_ms(at - dt.timedelta(minutes=minutes_ago))
     m = add(store, target["id"], sender, typ, body, address, when, read)
     return {"_id": m["id"], "chat_id": target["id"], "chat": target["title"]}

@@ -1,7 +1,7 @@
 """Clock screens, Pixel style, with a bottom navigation bar: Alarm (cards with an on/off
 switch that expand to repeat days, a label and Delete; the Material time picker to add or
-change one), Clock (the local time and world clocks, Add city), Timer and Stopwatch (the
-phone's clock is frozen: Start and Pause change their state, not the digits)."""
+change one), Clock (the local time and world clocks, Add city), Timer and Stopwatch (their
+digits count on the phone's clock, which moves on with every action: see :mod:`.store`)."""
 
 from __future__ import annotations
 

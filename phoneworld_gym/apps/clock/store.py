@@ -32,7 +32,10 @@ CHIPS: tuple[tuple[str, str, str], ...] = (
     ("SA", "S", "Saturday"))
 DAY_NAMES = {code: name for code, _, name in CHIPS}
 
-#: world clock cities: name -> (offset from the phone's zone in minutes on 2026-03-14, country)
+#: world clock cities: name -> (offset from the phone's zone in minutes, country). The
+#: offsets are fixed, whatever the date: the ones of mid-March (North America already on
+#: summer time, Europe still on standard time, Auckland and Sydney still on summer time),
+#: not looked up per date in a time-zone database
 CITIES: dict[str, tuple[int, str]] = {
     "Auckland": (780, "New Zealand"), "Berlin": (60, "Germany"), "Cairo": (120, "Egypt"),
     "Chicago": (-300, "United States"), "Dubai": (240, "United Arab Emirates"),

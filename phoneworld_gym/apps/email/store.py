@@ -30,7 +30,6 @@ SCHEDULED = "scheduled"
 FOLDERS: tuple[str, ...] = (INBOX, SENT, SCHEDULED, DRAFTS, ARCHIVE, TRASH)
 #: user labels, shown under "Labels" in the drawer; a message filed under one lives there
 LABELS: tuple[str, ...] = ("Work", "Receipts", "Travel")
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 MAX_ATTACHMENT = 64 * 1024
 
 
@@ -154,16 +153,17 @@ def _msg(folder: str, sender: str, sender_name: str, to: str, subject: str, body
             "starred": starred, "attachments": attachments or []}
 
 
-def _ago(rng: np.random.Generator, lo_min: int, hi_min: int) -> dt.datetime:
-    return NOW - dt.timedelta(minutes=int(rng.integers(lo_min, hi_min)))
-
-
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """A mailbox of about thirty messages: personal mail from people in the life, work mail
-    and meeting invitations from colleagues, newsletters and receipts; a few sent, two
-    scheduled to send later (the only ones that can still be called back), a draft,
-    archived and trashed messages. About a third of the inbox is unread, a few are starred,
-    some carry small attachments."""
+    """A mailbox of about thirty messages dated before the phone's start clock
+    (``life.now``): personal mail from people in the life, work mail and meeting invitations
+    from colleagues, newsletters and receipts; a few sent, two scheduled to send later (the
+    only ones that can still be called back), a draft, archived and trashed messages. About
+    a third of the inbox is unread, a few are starred, some carry small attachments."""
+    now = life.now
+
+    def _ago(rng: np.random.Generator, lo_min: int, hi_min: int) -> dt.datetime:
+        return now - dt.timedelta(minutes=int(rng.integers(lo_min, hi_min)))
+
     me = life.owner
     people = list(life.people)
     order = [people[int(i)] for i in rng.permutation(len(people))]
@@ -194,7 +194,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                          if len(colleagues) > 1 else "", attachments=atts))
     for p in colleagues[:2]:
         topic = _MEETING_TOPICS[int(rng.integers(len(_MEETING_TOPICS)))]
-        day = NOW.date() + dt.timedelta(days=int(rng.integers(1, 8)))
+        day = now.date() + dt.timedelta(days=int(rng.integers(1, 8)))
         hour = int(rng.integers(9, 17))
         place = _PLACES[int(rng.integers(len(_PLACES)))]
         when_text = f"{day.strftime('%a %b')} {day.day}, {hour % 12 or 12}:00 " \
@@ -227,10 +227,12 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                          f"Hi {p.first}, {body}\n\n{me.first}",
                          _ago(rng, 60 * 24, 60 * 24 * 15), 1))
     # two sent with "Schedule send", leaving this afternoon or evening or tomorrow morning
+    # (the slots still at least half an hour ahead of a late start)
     for p in friends[4:6]:
         subject, body = lines.pop()
-        slots = [NOW.replace(hour=h, minute=0) for h in range(13, 22)] + \
-            [NOW.replace(hour=h, minute=0) + dt.timedelta(days=1) for h in range(7, 11)]
+        slots = [t for t in [now.replace(hour=h, minute=0, second=0) for h in range(13, 22)]
+                 + [now.replace(hour=h, minute=0, second=0) + dt.timedelta(days=1)
+                    for h in range(7, 11)] if t >= now + dt.timedelta(minutes=30)]
         at = slots[int(out.integers(len(slots)))]
         msgs.append(_msg(SCHEDULED, me.email, me.name, p.email, subject,
                          f"Hi {p.first}, {body}\n\n{me.first}", at, 1))
@@ -298,9 +300,10 @@ def _addresses(text: str) -> str:
     return ", ".join(out)
 
 
-def add(store: dict[str, Any], **fields: Any) -> dict[str, Any]:
+def add(store: dict[str, Any], *, date: int, **fields: Any) -> dict[str, Any]:
+    """A new message dated ``date`` (ms since the epoch)."""
     m = {"id": store["next_id"], "folder": INBOX, "from": "", "from_name": "", "to": "",
-         "cc": "", "subject": "", "body": "", "date": epoch_ms(NOW), "read": 1, "starred": 0,
+         "cc": "", "subject": "", "body": "", "date": int(date), "read": 1, "starred": 0,
          "attachments": []}
     m.update(fields)
     store["messages"].append(m)
@@ -385,8 +388,11 @@ def provider_rows(store: dict[str, Any]) -> list[dict[str, Any]]:
 
 def fixture_receive(store: dict[str, Any], *, sender: str, sender_name: str, subject: str,
                     body: str, minutes_ago: int = 5, folder: str = INBOX, read: int = 0,
-                    attachments: list[dict[str, str]] | tuple[()] = ()) -> dict[str, Any]:
-    """Setup: a message arrives (``attachments``: ``[{name, text}]``). Returns its row."""
+                    attachments: list[dict[str, str]] | tuple[()] = (),
+                    now: str | None = None) -> dict[str, Any]:
+    """Setup: a message arrives ``minutes_ago`` before ``now`` (the phone's time, ISO, as
+    ``probe.now()`` reads it; without it the start clock of the world generated last)
+    (``attachments``: ``[{name, text}]``). Returns its row."""
     if "@" not in str(sender):
         raise ValueError(f"sender must be an email address, got {sender!r}")
     if not isinstance(minutes_ago, int) or minutes_ago < 0:
@@ -400,9 +406,20 @@ def fixture_receive(store: dict[str, Any], *, sender: str, sender_name: str, sub
         atts.append(attachment(str(a["name"]), str(a["text"]).encode("utf-8")))
     m = add(store, folder=folder, **{"from": sender}, from_name=str(sender_name),
             to=store["me"], subject=str(subject), body=str(body),
-            date=epoch_ms(NOW - dt.timedelta(minutes=minutes_ago)), read=int(bool(read)),
+            date=epoch_ms(_clock(now) - dt.timedelta(minutes=minutes_ago)), read=int(bool(read)),
             attachments=atts)
     return next(r for r in provider_rows(store) if r["_id"] == m["id"])
+
+
+def _clock(now: str | None) -> dt.datetime:
+    """The phone's time ``now`` (ISO), or without it the start of the world generated last."""
+    if now is not None:
+        try:
+            return dt.datetime.fromisoformat(str(now))
+        except ValueError:
+            raise ValueError(f"now must be an ISO date-time, got {now!r}") from None
+    raise ValueError("the fixture needs now (the phone's time; the device's fixture verb "
+                     "passes it)")
 
 
 def person_line(p: Person) -> str:

@@ -182,7 +182,7 @@ def entry_row(ctx: Ctx, path: str, subtitle: str, icon: str, on_open: Handler,
 
 
 def file_row(ctx: Ctx, f: dict[str, Any]) -> Row:
-    t = fs.modified(f["sha256"])
+    t = fs.modified(f["sha256"], ctx.time())
     return entry_row(ctx, f["path"], f"{fs.size_text(f['size'])}, {t.strftime('%b')} {t.day}",
                      fs.icon_of(f["path"]), ctx.go("preview", path=f["path"]))
 
@@ -296,7 +296,7 @@ def _dialogs(ctx: Ctx) -> View | None:
         f = next((x for x in ctx.files(parent(paths[0])) if x["path"] == paths[0]), None)
         if f is None:
             return None
-        t = fs.modified(f["sha256"])
+        t = fs.modified(f["sha256"], ctx.time())
         lines = [("Name", base(f["path"]), "info_name"),
                  ("Location", pretty(parent(f["path"])), "info_location"),
                  ("Size", f"{fs.size_text(f['size'])} ({f['size']:,} bytes)", "info_size"),

@@ -33,7 +33,6 @@ ROOT = "/sdcard"
 #: the standard folders of a phone's shared storage, shown even when empty
 STANDARD = ("Alarms", "DCIM", "Documents", "Download", "Movies", "Music", "Pictures",
             "Recordings")
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 _NAME_BAD = set('/\\:*?"<>|')
 
 
@@ -45,11 +44,11 @@ def check_name(name: str) -> str:
     return n
 
 
-def modified(sha256: str) -> dt.datetime:
-    """The shown modification time of a file: derived from its content hash, within the last
-    60 days (see the module docstring)."""
+def modified(sha256: str, now: dt.datetime) -> dt.datetime:
+    """The shown modification time of a file: derived from its content hash, within the 60
+    days before ``now`` (the phone's clock; see the module docstring)."""
     minutes = int(sha256[:8], 16) % (60 * 24 * 60)
-    return NOW - dt.timedelta(minutes=minutes)
+    return now - dt.timedelta(minutes=minutes)
 
 
 def size_text(n: int) -> str:
@@ -121,7 +120,7 @@ def listing(files: list[dict[str, Any]], pending: list[str], folder: str
 
 def sort_files(files: list[dict[str, Any]], order: str) -> list[dict[str, Any]]:
     """Files sorted by ``order``: name, name_desc, size (largest first), date (newest
-    first)."""
+    first: the :func:`modified` time, the same order whatever the clock)."""
     def name(f: dict[str, Any]) -> str:
         return f["path"].rsplit("/", 1)[-1].lower()
 
@@ -130,7 +129,8 @@ def sort_files(files: list[dict[str, Any]], order: str) -> list[dict[str, Any]]:
     if order == "size":
         return sorted(files, key=lambda f: (-f["size"], name(f)))
     if order == "date":
-        return sorted(files, key=lambda f: (-modified(f["sha256"]).timestamp(), name(f)))
+        return sorted(files, key=lambda f: (int(f["sha256"][:8], 16) % (60 * 24 * 60),
+                                            name(f)))
     return sorted(files, key=name)
 
 
@@ -208,12 +208,19 @@ def _pdf(title: str, lines: list[str]) -> bytes:
 
 def starting_files(rng: np.random.Generator, life: Life) -> dict[str, bytes]:
     """Downloads, documents and a voice memo with content from the life: receipts, a resume,
-    a budget, notes. Six to nine files, a few kB in all."""
+    a budget of the last three months, notes, a boarding pass and a voice memo named by
+    their months and day before the phone's start day (``life.today``). Six to nine files,
+    a few kB in all."""
+    today = life.today
+    # the three months up to the start day's, oldest first ("Jan", "Feb", "Mar" in March)
+    months = [dt.date(today.year + (today.month - k - 1) // 12, (today.month - k - 1) % 12 + 1,
+                      1).strftime("%b") for k in (2, 1, 0)]
+    memo_day = today - dt.timedelta(days=2)
     me = life.owner
     people = list(life.people)
     friend = people[int(rng.integers(len(people)))]
     n = int(rng.integers(1000, 9999))
-    month = ["Jan", "Feb", "Mar"][int(rng.integers(3))]
+    month = months[int(rng.integers(3))]
     amounts = [round(float(rng.uniform(8, 120)), 2) for _ in range(6)]
     candidates: dict[str, bytes] = {
         f"{ROOT}/Download/receipt_{n}.pdf": _pdf(f"Receipt #{n}", [
@@ -230,10 +237,10 @@ def starting_files(rng: np.random.Generator, life: Life) -> dict[str, bytes]:
         f"{ROOT}/Download/recipe_lasagna.txt": (
             b"Lasagna\n- 12 sheets pasta\n- 500 g ragu\n- 250 g ricotta\n- mozzarella\n"
             b"Bake 45 min at 190 C.\n"),
-        f"{ROOT}/Documents/budget_2026.csv": (
+        f"{ROOT}/Documents/budget_{today.year}.csv": (
             "month,rent,groceries,transport\n" + "".join(
                 f"{m},{1200 + 10 * i},{amounts[i]:.2f},{amounts[i + 1]:.2f}\n"
-                for i, m in enumerate(("Jan", "Feb", "Mar")))).encode(),
+                for i, m in enumerate(months))).encode(),
         f"{ROOT}/Documents/Meeting notes.txt": (
             f"Meeting with {friend.name}\n- review the plan\n- send the draft by Friday\n"
             ).encode(),
@@ -243,7 +250,7 @@ def starting_files(rng: np.random.Generator, life: Life) -> dict[str, bytes]:
             f"Tenant: {me.name}",
             f"Premises: {me.home.one_line() if me.home else 'see page 2'}",
             f"Monthly rent: ${1200 + 50 * int(rng.integers(0, 10))}"]),
-        f"{ROOT}/Music/voice_memo_0312.m4a": b"\x00\x00\x00\x18ftypM4A " + bytes(
+        f"{ROOT}/Music/voice_memo_{memo_day:%m%d}.m4a": b"\x00\x00\x00\x18ftypM4A " + bytes(
             int(x) for x in rng.integers(0, 256, size=int(rng.integers(300, 900)))),
     }
     keys = sorted(candidates)

@@ -47,9 +47,9 @@ FOLDERS: tuple[tuple[str, str], ...] = (
     ("Camera", CAMERA), ("Screenshots", SCREENSHOTS), ("Downloads", DOWNLOADS))
 MEDIA_ROOTS = ("/sdcard/DCIM/", "/sdcard/Pictures/", "/sdcard/Download/")
 IMAGE_EXT = (".jpg", ".jpeg", ".png")
-NOW = dt.datetime(2026, 3, 14, 10, 30)
-#: the first day a start photo may be taken on
-FIRST_DAY = dt.date(2025, 11, 1)
+#: how many days before the phone's start day the start photos may be taken on (from the
+#: first of November at the default clock, Saturday 2026-03-14, to the day before)
+SPAN_DAYS = 133
 
 _NAME_TIME = (
     re.compile(r"(?:IMG|PXL|VID)_(\d{8})_(\d{6})"),
@@ -72,23 +72,27 @@ def place_of(city: str) -> str:
 
 
 def camera_name(t: dt.datetime) -> str:
-    """A camera file name for a shot at ``t``: ``IMG_20260314_103000.jpg``."""
+    """A camera file name for a shot at ``t``: ``IMG_20260314_103000.jpg`` (at 10:30 on
+    2026-03-14)."""
     return f"IMG_{t.strftime('%Y%m%d_%H%M%S')}.jpg"
 
 
 # -- the start photos ------------------------------------------------------------------------
 # bound: 128 lives' plans, ~8 KiB each (~1 MiB), as many as the phone's kept start worlds
 @functools.lru_cache(maxsize=128)
-def _plan(seed: int, home: str, places: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
-    """Every start photo of a life: path, taken, place, scene, picture seed, album hint.
+def _plan(seed: int, home: str, places: tuple[str, ...], today: dt.date
+          ) -> tuple[dict[str, Any], ...]:
+    """Every start photo of a life: path, taken, place, scene, picture seed, album hint,
+    taken on the :data:`SPAN_DAYS` days before ``today`` (the phone's start day).
 
-    A function of the life alone (its seed and places), so :func:`generate` and
+    A function of the life alone (its seed, places and start day), so :func:`generate` and
     :func:`files` (called with different generators) describe the same photos."""
     rng = np.random.default_rng(int.from_bytes(
         hashlib.sha256(f"{seed}/gallery".encode()).digest()[:4], "little"))
     out: list[dict[str, Any]] = []
-    span = (NOW.date() - FIRST_DAY).days
-    days = sorted({FIRST_DAY + dt.timedelta(days=int(d))
+    span = SPAN_DAYS
+    first_day = today - dt.timedelta(days=span)
+    days = sorted({first_day + dt.timedelta(days=int(d))
                    for d in rng.choice(span, size=int(rng.integers(7, 10)), replace=False)})
     away = [p for p in places if p != home] or list(places)
     trip = away[int(rng.integers(len(away)))]
@@ -110,7 +114,7 @@ def _plan(seed: int, home: str, places: tuple[str, ...]) -> tuple[dict[str, Any]
     # one to seven screenshots: how many is an answer (GalleryCountScreenshots), so it must
     # not be a number a guess names often
     for _ in range(int(rng.integers(1, 8))):
-        day = FIRST_DAY + dt.timedelta(days=int(rng.integers(span)))
+        day = first_day + dt.timedelta(days=int(rng.integers(span)))
         t = dt.datetime.combine(day, dt.time(int(rng.integers(7, 23)), int(rng.integers(60)),
                                              int(rng.integers(60))))
         out.append({"path": SCREENSHOTS + f"Screenshot_{t.strftime('%Y%m%d-%H%M%S')}.png",
@@ -118,7 +122,7 @@ def _plan(seed: int, home: str, places: tuple[str, ...]) -> tuple[dict[str, Any]
                     "seed": int(rng.integers(1 << 30)), "trip": False})
     names = list(_DOWNLOAD_NAMES)
     for i in rng.choice(len(names), size=int(rng.integers(1, 3)), replace=False):
-        day = FIRST_DAY + dt.timedelta(days=int(rng.integers(span)))
+        day = first_day + dt.timedelta(days=int(rng.integers(span)))
         t = dt.datetime.combine(day, dt.time(int(rng.integers(7, 23)), int(rng.integers(60))))
         out.append({"path": DOWNLOADS + names[int(i)], "taken": t.isoformat(), "place": "",
                     "scene": ("sea", "sunset", "cake", "hills", "dog")[int(i)],
@@ -139,15 +143,15 @@ def places(life: Life) -> tuple[str, ...]:
 def plan(life: Life) -> tuple[dict[str, Any], ...]:
     home = life.owner.home
     assert home is not None
-    return _plan(life.seed, place_of(home.city), places(life))
+    return _plan(life.seed, place_of(home.city), places(life), life.today)
 
 
 # bound: 8 lives' photos, ~85 KiB each: a life generated again (the same seed) is most often
 # served by the phone's kept start worlds, which hold these bytes already
 @functools.lru_cache(maxsize=8)
-def _files(seed: int, home: str, where: tuple[str, ...]) -> dict[str, bytes]:
+def _files(seed: int, home: str, where: tuple[str, ...], today: dt.date) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
-    for p in _plan(seed, home, where):
+    for p in _plan(seed, home, where, today):
         img = pictures.draw(p["scene"], p["seed"])
         fmt = "PNG" if p["path"].endswith(".png") else "JPEG"
         out[p["path"]] = pictures.encode(img, taken=p["taken"], place=p["place"], fmt=fmt)
@@ -158,12 +162,13 @@ def files(life: Life) -> dict[str, bytes]:
     """The start photos' bytes by path (cached per life: drawing them takes ~0.1 s)."""
     home = life.owner.home
     assert home is not None
-    return dict(_files(life.seed, place_of(home.city), places(life)))
+    return dict(_files(life.seed, place_of(home.city), places(life), life.today))
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Metadata of the start photos, one or two favourites, two user albums (a trip to
-    another city and the best shots) and the four filters the editor offers."""
+    another city and the best shots of the season in the middle of the photos' months) and
+    the four filters the editor offers."""
     items = plan(life)
     meta = {p["path"]: {"taken": p["taken"], "place": p["place"]} for p in items}
     camera = [p for p in items if p["path"].startswith(CAMERA)]
@@ -176,7 +181,9 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
                        "paths": [p["path"] for p in trip]})
     best = sorted(camera[int(i)]["path"] for i in rng.choice(
         len(camera), size=min(3, len(camera)), replace=False))
-    albums.append({"name": "Best of winter", "paths": best})
+    middle = life.today - dt.timedelta(days=SPAN_DAYS // 2)
+    season = ("winter", "spring", "summer", "fall")[middle.month % 12 // 3]
+    albums.append({"name": f"Best of {season}", "paths": best})
     # drawn last, so the photos and albums above are the same whatever the filters
     names = list(pictures.FILTERS)
     offered = sorted(int(i) for i in rng.choice(len(names), size=4, replace=False))

@@ -17,8 +17,6 @@ import numpy as np
 
 from phoneworld_gym.life import Life
 
-NOW = dt.datetime(2026, 3, 14, 10, 30)
-
 GROCERIES = ("Milk", "Eggs", "Bread", "Bananas", "Coffee beans", "Spinach", "Tomatoes",
              "Greek yogurt", "Olive oil", "Rice", "Chicken thighs", "Cheddar", "Apples",
              "Pasta", "Garlic", "Onions", "Butter", "Orange juice")
@@ -59,7 +57,8 @@ def fact_value(kind: str, rng: np.random.Generator) -> str:
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     """Seven to nine notes: a shopping list, a packing or to-do list, two or three fact
     notes (a password, a code), gift ideas for someone from the life and a reading list;
-    one or two pinned, some with a colour, edited over the last month."""
+    one or two pinned, some with a colour, edited over the month before the phone's start
+    clock (``life.now``)."""
     people = list(life.people)
     st: dict[str, Any] = {"notes": [], "next_id": 1, "next_item": 1}
 
@@ -92,7 +91,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     pinned = set(order[:int(rng.integers(1, 3))])
     for k in order:
         d = drafts[k]
-        edited = NOW - dt.timedelta(minutes=int(rng.integers(60, 60 * 24 * 30)))
+        edited = life.now - dt.timedelta(minutes=int(rng.integers(60, 60 * 24 * 30)))
         add_note(st, d["title"], d.get("body", ""), d.get("items"), pinned=k in pinned,
                  color=int(rng.integers(len(PALETTE))) if rng.random() < 0.4 else 0,
                  edited=epoch_ms(edited))
@@ -101,11 +100,12 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
 
 def add_note(st: dict[str, Any], title: str, body: str = "",
              items: list[tuple[str, bool]] | None = None, *, pinned: bool = False,
-             color: int = 0, edited: int | None = None) -> dict[str, Any]:
-    """A new note (a checklist when ``items`` is a list) at the end of the store."""
+             color: int = 0, edited: int) -> dict[str, Any]:
+    """A new note (a checklist when ``items`` is a list) at the end of the store, last
+    edited at ``edited`` (ms since the epoch)."""
     note: dict[str, Any] = {"id": st["next_id"], "title": title, "body": body if items is None
                             else "", "items": None, "pinned": bool(pinned), "color": color,
-                            "edited": edited if edited is not None else epoch_ms(NOW)}
+                            "edited": int(edited)}
     st["next_id"] += 1
     if items is not None:
         note["items"] = []
@@ -172,9 +172,11 @@ def item_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def add_note_fixture(st: dict[str, Any], title: Any = None, body: Any = "", items: Any = None,
-                     pinned: Any = False) -> dict[str, Any]:
+                     pinned: Any = False, now: Any = None) -> dict[str, Any]:
     """Setup routine: add a note (``items``: a list of item texts, or of [text, checked]
-    pairs, makes a checklist). Returns its ``title`` and ``_id``."""
+    pairs, makes a checklist), edited at ``now`` (the phone's time, ISO, as ``probe.now()``
+    reads it; without it the start clock of the world generated last). Returns its
+    ``title`` and ``_id``."""
     if not isinstance(title, str) or not title.strip():
         raise ValueError(f"add_note: title must be a non-empty string, got {title!r}")
     if not isinstance(body, str):
@@ -195,5 +197,13 @@ def add_note_fixture(st: dict[str, Any], title: Any = None, body: Any = "", item
             else:
                 raise ValueError(f"add_note: an item must be a text or [text, checked], "
                                  f"got {it!r}")
-    note = add_note(st, title.strip(), body, parsed, pinned=pinned)
+    if now is not None:
+        try:
+            at = dt.datetime.fromisoformat(str(now))
+        except ValueError:
+            raise ValueError(f"add_note: now must be an ISO date-time, got {now!r}") from None
+    else:
+        raise ValueError("add_note: pass now (the phone's time; the device's fixture verb "
+                         "passes it)")
+    note = add_note(st, title.strip(), body, parsed, pinned=pinned, edited=epoch_ms(at))
     return {"title": note["title"], "_id": note["id"]}

@@ -22,7 +22,6 @@ from phoneworld_gym.life import Life, random_phone
 
 INCOMING, OUTGOING, MISSED, REJECTED, BLOCKED = 1, 2, 3, 5, 6
 TYPES = (INCOMING, OUTGOING, MISSED, REJECTED, BLOCKED)
-NOW = dt.datetime(2026, 3, 14, 10, 30)
 
 
 def epoch_ms(t: dt.datetime) -> int:
@@ -41,19 +40,22 @@ def digits_key(number: str) -> str:
     return d[-10:] if d else str(number).strip()
 
 
-def _when(rng: np.random.Generator, days_back: int) -> dt.datetime:
-    """A plausible moment ``days_back`` days before the clock, between 8:00 and 21:59 (and
-    before the clock on the day itself)."""
-    day = (NOW - dt.timedelta(days=days_back)).date()
-    last = NOW.hour * 60 + NOW.minute - 5 if days_back == 0 else 22 * 60
-    minute = int(rng.integers(8 * 60, max(8 * 60 + 1, last)))
+def _when(rng: np.random.Generator, now: dt.datetime, days_back: int) -> dt.datetime:
+    """A plausible moment ``days_back`` days before ``now``, between 8:00 and 21:59 (and
+    before ``now`` on the day itself: earlier than 8:00 when the day starts before then)."""
+    day = (now - dt.timedelta(days=days_back)).date()
+    last = now.hour * 60 + now.minute - 5 if days_back == 0 else 22 * 60
+    first = max(0, min(8 * 60, last - 1))
+    minute = int(rng.integers(first, max(first + 1, last)))
     return dt.datetime.combine(day, dt.time(minute // 60, minute % 60, int(rng.integers(60))))
 
 
 def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
-    """Two weeks of calls: six to nine people from the life call or are called one to four
-    times each (some missed), two or three strangers call (mostly missed), and one spam
-    number is already blocked, its last call logged as blocked."""
+    """Two weeks of calls up to the phone's start clock (``life.now``): six to nine people
+    from the life call or are called one to four times each (some missed), two or three
+    strangers call (mostly missed), and one spam number is already blocked, its last call
+    logged as blocked."""
+    now = life.now
     people = list(life.people)
     n = int(rng.integers(6, 10))
     chosen = [people[int(i)] for i in rng.choice(len(people), size=n, replace=False)]
@@ -61,7 +63,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     for p in chosen:
         for _ in range(int(rng.integers(1, 5))):
             typ = int(rng.choice([INCOMING, OUTGOING, MISSED], p=[0.4, 0.4, 0.2]))
-            calls.append(_call(rng, p.phone, p.name, typ))
+            calls.append(_call(rng, now, p.phone, p.name, typ))
     if not any(c["type"] == MISSED for c in calls):  # someone you know always slipped through
         calls[int(rng.integers(len(calls)))].update(type=MISSED, duration=0)
     taken = {digits_key(p.phone) for p in people} | {digits_key(life.owner.phone)}
@@ -73,19 +75,20 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
             strangers.append(number)
     spam = strangers.pop()
     for number in strangers:
-        calls.append(_call(rng, number, "", MISSED if rng.random() < 0.7 else INCOMING))
-    calls.append(_call(rng, spam, "", BLOCKED))
+        calls.append(_call(rng, now, number, "", MISSED if rng.random() < 0.7 else INCOMING))
+    calls.append(_call(rng, now, spam, "", BLOCKED))
     calls.sort(key=lambda c: c["date"])
     for i, c in enumerate(calls):
         c["id"] = i + 1
         # a missed call of the last two days is still new (the badge on Recents)
-        c["new"] = int(c["type"] == MISSED and NOW - from_ms(c["date"]) < dt.timedelta(days=2))
+        c["new"] = int(c["type"] == MISSED and now - from_ms(c["date"]) < dt.timedelta(days=2))
     return {"calls": calls, "next_id": len(calls) + 1,
             "blocked": [{"id": 1, "number": spam}], "next_blocked": 2}
 
 
-def _call(rng: np.random.Generator, number: str, name: str, typ: int) -> dict[str, Any]:
-    t = _when(rng, int(rng.integers(0, 14)))
+def _call(rng: np.random.Generator, now: dt.datetime, number: str, name: str,
+          typ: int) -> dict[str, Any]:
+    t = _when(rng, now, int(rng.integers(0, 14)))
     duration = int(rng.integers(20, 1500)) if typ in (INCOMING, OUTGOING) else 0
     return {"id": 0, "number": number, "name": name, "date": epoch_ms(t),
             "duration": duration, "type": typ, "new": 0}
@@ -188,8 +191,11 @@ def _insert(store: dict[str, Any], row: dict[str, Any]) -> int:
     c = _clean({k: v for k, v in row.items() if k != "_id"}, partial=False)
     typ = c.get("type", INCOMING)
     new = c.get("new", int(typ == MISSED))
-    made = add_call(store, c["number"], c.get("name", ""), c.get("date", epoch_ms(NOW)),
-                    c.get("duration", 0), typ, new)
+    if "date" not in c:  # the phone's insert (sim_access) dates a row by its clock first
+        raise ValueError("a call_log row needs a date (ms since the epoch)")
+    date = c["date"]
+    made = add_call(store, c["number"], c.get("name", ""), date, c.get("duration", 0), typ,
+                    new)
     return int(made["id"])
 
 

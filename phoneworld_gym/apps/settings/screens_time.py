@@ -5,7 +5,8 @@ schedule: on/off, days, start and end times through the Material time picker).
 Date & time writes Android's keys (``global auto_time``, ``global auto_time_zone``,
 ``system time_12_24``), so tasks over them run on a phone; the zone and the schedules are the
 app's own tables (see :mod:`.store`). Setting the date or the time by hand is not modelled:
-the phone's clock is frozen, so with "Set time automatically" off they are shown, not edited.
+the phone's clock runs from its start clock on its own, so with "Set time automatically" off
+they are shown, not edited.
 """
 
 from __future__ import annotations

@@ -32,8 +32,10 @@ from phoneworld_gym.system.settings import (  # noqa: F401  (re-exported)
     put,
 )
 
-#: the time zones the manual list offers: (tz id, city, name, UTC offset in minutes on the
-#: phone's frozen day, 2026-03-14: North America is on summer time, Europe not yet)
+#: the time zones the manual list offers: (tz id, city, name, UTC offset in minutes). The
+#: names and offsets are fixed, whatever the date: each zone's standard or summer time as in
+#: mid-March (North America on summer time, Europe not yet), not looked up per date in a
+#: time-zone database
 ZONES: tuple[tuple[str, str, str, int], ...] = (
     ("Pacific/Honolulu", "Honolulu", "Hawaii-Aleutian Standard Time", -600),
     ("America/Anchorage", "Anchorage", "Alaska Daylight Time", -480),

@@ -30,7 +30,6 @@ import numpy as np
 from phoneworld_gym.apps.shopping import catalogue as cat
 from phoneworld_gym.apps.shopping.catalogue import catalogue_of
 from phoneworld_gym.life import Address, Life
-from phoneworld_gym.world import DEFAULT_CLOCK
 
 MAX_QTY = 10
 STATUSES = ("Processing", "Shipped", "Delivered", "Cancelled", "Return requested")
@@ -112,7 +111,7 @@ def generate(rng: np.random.Generator, life: Life) -> dict[str, Any]:
     }
     for p in chosen[4:4 + int(rng.integers(0, 3))]:
         add_to_cart(store, p.id, random_options(rng, p), int(rng.integers(1, 3)))
-    now = dt.datetime.fromisoformat(DEFAULT_CLOCK)
+    now = life.now  # the phone's start clock: orders are dated before it
     for status, ago in _order_plan(rng):
         k = int(rng.integers(1, 4))
         items = []

@@ -3,8 +3,8 @@ columns ``_id``, ``title``, ``dtstart``/``dtend`` in ms since the epoch, ``event
 ``description``), the phone's day, and the usual UI paths (the Schedule tab, the editor and
 its date picker).
 
-The phone's clock is 2026-03-14 10:30 and its time zone UTC, so a ``dtstart`` is the wall time
-the app shows.
+The phone's time zone is UTC, so a ``dtstart`` is the wall time the app shows; days count
+from the phone's clock (``today(probe)``, ``self.start_day()``), never from a written date.
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ class ChatCountUnread(Task):
     def setup(self, device: Device) -> None:
         for k, (title, body) in enumerate(self.params["arrivals"]):
             device.fixture("chat", "receive", chat=title, sender=title, body=body,
-                           minutes_ago=2 + k)
+                           minutes_ago=2 + k, now=device.probe.now())
 
     def expected_answer(self, device: Device) -> Any:
         return sum(int(c["unread"]) for c in self.before("chat/chats"))

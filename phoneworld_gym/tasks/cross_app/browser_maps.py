@@ -30,7 +30,7 @@ from phoneworld_gym.tasks.contacts.common import (
     same_name,
     to_list,
 )
-from phoneworld_gym.tasks.kit import choice, today
+from phoneworld_gym.tasks.kit import choice, now_ms, today
 from phoneworld_gym.tasks.maps.common import (
     browse_to_place,
     businesses,
@@ -299,11 +299,11 @@ class CrossAppBookmarkTextedLink(Task):
                 "url": recipe["_id"], "dish": recipe["dish"]}
 
     def setup(self, device: Device) -> None:
-        when = dt.datetime(2026, 3, 14, 9, 55, tzinfo=dt.timezone.utc)
         link = self.params["url"].replace("https://", "https://www.")
+        # texted 35 minutes before the task starts
         device.insert("sms", {"address": self.params["number"],
                               "body": f"Made this last night, so good! {link}",
-                              "date": int(when.timestamp() * 1000), "type": INBOX, "read": 1})
+                              "date": now_ms(device.probe, 35), "type": INBOX, "read": 1})
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("browser/bookmarks", {"url": self.params["url"]}))

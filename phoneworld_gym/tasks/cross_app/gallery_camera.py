@@ -20,6 +20,7 @@ from phoneworld_gym.task import NoInstance, Task, register_task
 from phoneworld_gym.tasks.camera.common import is_shot, open_camera, shoot
 from phoneworld_gym.tasks.contacts.common import browse_to_contact, open_contact
 from phoneworld_gym.tasks.gallery.common import camera_photos, day_words, search, taken
+from phoneworld_gym.tasks.kit import today
 from phoneworld_gym.tasks.messages.common import send_to
 from phoneworld_gym.validators import added, expect, same_phone
 
@@ -226,7 +227,7 @@ class GalleryTextPlace(Task):
         who = people[int(rng.integers(len(people)))]
         t = taken(f"IMG_{d.replace('-', '')}_000000.jpg")
         assert t is not None
-        return {"day": day_words(t), "date": d, "name": str(who["display_name"]),
+        return {"day": day_words(t, today(probe).year), "date": d, "name": str(who["display_name"]),
                 "number": str(who["number"])}
 
     def _city(self, device: Device) -> str:

@@ -9,7 +9,6 @@ recommendation is set up with the common ``sms`` verb and the shared song checke
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,7 +20,7 @@ from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import OracleError, tap, type_into
 from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now_ms
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -39,8 +38,8 @@ from phoneworld_gym.tasks.music.common import (
 )
 from phoneworld_gym.validators import added, same_phone, states
 
-#: when a recommendation arrives (a few minutes before the phone's 10:30)
-ARRIVED = dt.datetime(2026, 3, 14, 10, 12, tzinfo=dt.timezone.utc)
+#: how long before the task starts a texted recommendation arrived
+ARRIVED_MINUTES_AGO = 18
 
 
 def quoted(text: str) -> str:
@@ -86,7 +85,7 @@ class CrossAppChatSongToPlaylist(Task):
     def setup(self, device: Device) -> None:
         p = self.params
         device.fixture("chat", "receive", chat=p["name"], sender=p["name"], read=1,
-                       minutes_ago=4,
+                       minutes_ago=4, now=device.probe.now(),
                        body=f'You have to hear "{p["title"]}" by {p["artist"]}, it\'s so good')
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
@@ -149,7 +148,7 @@ class CrossAppTextedSongToQueue(Task):
     def setup(self, device: Device) -> None:
         p = self.params
         device.insert("sms", {"address": p["number"], "type": INBOX, "read": 1,
-                              "date": int(ARRIVED.timestamp() * 1000),
+                              "date": now_ms(device.probe, ARRIVED_MINUTES_AGO),
                               "body": f'Listen to "{p["title"]}" by {p["artist"]}, you\'ll '
                                       "love it"})
 

@@ -28,7 +28,6 @@ from phoneworld_gym.tasks.phone.common import MISSED, key
 from phoneworld_gym.tasks.phone.common import to_main as phone_main
 from phoneworld_gym.validators import added, same_phone, same_text, states
 
-#: the phone's frozen clock, as Android's providers date rows (ms since the epoch, UTC)
 #: replies a task asks to text someone whose call was missed
 REPLIES: tuple[str, ...] = (
     "Sorry I missed your call, I'll ring you back soon", "Can't talk right now, text me?",
@@ -254,9 +253,10 @@ class CrossAppShareNoteByText(Task):
         yield Action("status", goal_status="complete")
 
 
-#: titles of the note tomorrow's plan goes into
-PLAN_TITLES: tuple[str, ...] = ("Tomorrow", "Plans for tomorrow", "Sunday", "Sunday plans",
-                                "Day plan")
+#: titles of the note tomorrow's plan goes into (``{weekday}``: tomorrow's, "Sunday" when
+#: the phone's day is a Saturday)
+PLAN_TITLES: tuple[str, ...] = ("Tomorrow", "Plans for tomorrow", "{weekday}",
+                                "{weekday} plans", "Day plan")
 #: events setup adds to tomorrow (none is seeded), and where they are
 PLAN_EVENTS: tuple[str, ...] = ("Brunch with friends", "Dentist", "Farmers market",
                                 "Piano lesson", "Bike repair", "Yoga class", "Car wash",
@@ -303,7 +303,9 @@ class CrossAppNoteTomorrowEvents(Task):
         free = [t for t in PLAN_EVENTS if t.lower() not in taken]
         first, second = (free[int(i)] for i in rng.choice(len(free), size=2, replace=False))
         notes = {r["title"].lower() for r in probe.query("notes/notes")}
-        titles = [t for t in PLAN_TITLES if t.lower() not in notes]
+        weekday = (today(probe) + dt.timedelta(days=1)).strftime("%A")
+        titles = [t for t in (t.format(weekday=weekday) for t in PLAN_TITLES)
+                  if t.lower() not in notes]
         return {"title": titles[int(rng.integers(len(titles)))], "first": first,
                 "second": second, "hour": int(rng.integers(8, 12))}
 

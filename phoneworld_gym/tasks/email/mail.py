@@ -307,7 +307,8 @@ class EmailTrashNewsletter(Task):
             device.fixture("email", "receive", sender=self.params["address"],
                            sender_name=self.params["sender"], subject=subject,
                            body=f"{subject}: stories, tips and more from {self.params['sender']}.",
-                           minutes_ago=60 * (30 + 20 * i), read=1)
+                           minutes_ago=60 * (30 + 20 * i), read=1,
+                           now=device.probe.now())
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         ids = [r["_id"] for r in received_from(self.before(MAIL), self.params["address"])]

@@ -177,7 +177,7 @@ class EmailCountUnread(Task):
         for k, (sender, name, subject) in enumerate(self.params["arrivals"]):
             device.fixture("email", "receive", sender=sender, sender_name=name,
                            subject=subject, body=f"{subject}. Read more in the app.",
-                           minutes_ago=3 + 7 * k)
+                           minutes_ago=3 + 7 * k, now=device.probe.now())
 
     def expected_answer(self, device: Device) -> Any:
         return sum(1 for r in self.before(MAIL) if r["folder"] == "inbox" and not r["read"])

@@ -26,7 +26,7 @@ from phoneworld_gym.oracle import (
     text_of,
     type_into,
 )
-from phoneworld_gym.tasks.kit import open_root, pick_date, today
+from phoneworld_gym.tasks.kit import day_words, open_root, pick_date, today  # noqa: F401 (day_words, clock: re-exported)
 
 LABEL = "Expenses"
 CATEGORIES: tuple[str, ...] = ("Groceries", "Dining", "Transport", "Shopping", "Bills",
@@ -74,10 +74,6 @@ def day_label(d: dt.date) -> str:
     """"Sat, Mar 14": a day's heading in the list."""
     return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
 
-
-def day_words(d: dt.date) -> str:
-    """"Saturday, March 14"."""
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
 
 
 def unique_entries(probe: Probe, month: str = "") -> list[Row]:

@@ -26,8 +26,9 @@ STEMS: tuple[str, ...] = (
     "recipe", "warranty", "payslip", "agenda", "floor_plan", "syllabus",
 )
 EXTS: tuple[str, ...] = ("pdf", "txt", "csv")
+#: new names for a renamed file (``{last_year}``: the year before the phone's)
 NEW_STEMS: tuple[str, ...] = (
-    "taxes_2025", "car_insurance", "trip_plan", "gym_schedule", "school_forms",
+    "taxes_{last_year}", "car_insurance", "trip_plan", "gym_schedule", "school_forms",
     "apartment_lease", "medical_bill", "wedding_rsvp", "reading_list", "job_offer",
 )
 FOLDERS: tuple[str, ...] = ("Taxes", "Travel", "Work", "Receipts", "Health", "Home",

@@ -30,6 +30,7 @@ from phoneworld_gym.tasks.files.common import (
     sha,
     to_browse,
 )
+from phoneworld_gym.tasks.kit import today
 from phoneworld_gym.validators import expect
 
 
@@ -66,8 +67,9 @@ class FilesRename(_OneFile):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         name = new_file(rng)
-        return {"name": name, "new_name": f"{NEW_STEMS[int(rng.integers(len(NEW_STEMS)))]}."
-                                          f"{name.rsplit('.', 1)[1]}"}
+        stem = NEW_STEMS[int(rng.integers(len(NEW_STEMS)))].format(
+            last_year=today(probe).year - 1)
+        return {"name": name, "new_name": f"{stem}.{name.rsplit('.', 1)[1]}"}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         p = self.params

@@ -21,7 +21,7 @@ from collections.abc import Generator, Iterator
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, elements, scroll_to, tap, text_of, type_into
-from phoneworld_gym.tasks.kit import open_root, pick_date, today
+from phoneworld_gym.tasks.kit import clock, day_words, open_root, pick_date, short_day, today  # noqa: F401 (day_words, clock: re-exported)
 from phoneworld_gym.tasks.settings.common import set_slider
 
 LABELS = {"walk": "Walk", "run": "Run", "ride": "Ride", "swim": "Swim"}
@@ -41,19 +41,7 @@ def title(r: Row) -> str:
     return f"{part} {r['type']}"
 
 
-def short_day(d: dt.date) -> str:
-    """"Sat, Mar 7"."""
-    return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
 
-
-def day_words(d: dt.date) -> str:
-    """"Saturday, March 7"."""
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
-
-
-def clock(t: dt.datetime | dt.time) -> str:
-    """"7:05 AM"."""
-    return t.strftime("%I:%M %p").lstrip("0")
 
 
 def week_start(d: dt.date) -> dt.date:

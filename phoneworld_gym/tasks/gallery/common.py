@@ -23,7 +23,6 @@ from phoneworld_gym.validators import Check, Diff, added
 CAMERA = "/sdcard/DCIM/Camera/"
 SCREENSHOTS = "/sdcard/Pictures/Screenshots/"
 MEDIA = ("/sdcard/DCIM/", "/sdcard/Pictures/", "/sdcard/Download/")
-YEAR = 2026
 _STAMP = (re.compile(r"(?:IMG|PXL)_(\d{8})_(\d{6})"), re.compile(r"Screenshot_(\d{8})-(\d{6})"))
 
 
@@ -49,11 +48,12 @@ def camera_photos(probe: Probe) -> list[Row]:
     return photos(probe.query("files"))
 
 
-def day_words(t: dt.datetime | dt.date) -> str:
-    """"March 2" this year, "December 22, 2025" before."""
+def day_words(t: dt.datetime | dt.date, year: int) -> str:
+    """"March 2" in ``year`` (the phone's year: ``today(probe).year``, or
+    ``self.start_day().year`` after the start), "December 22, 2025" in another year."""
     d = t.date() if isinstance(t, dt.datetime) else t
     text = f"{d.strftime('%B')} {d.day}"
-    return text if d.year == YEAR else f"{text}, {d.year}"
+    return text if d.year == year else f"{text}, {d.year}"
 
 
 def clock(t: dt.datetime) -> str:
@@ -90,10 +90,10 @@ def to_photos(device: Device) -> Iterator[Action]:
     yield from open_root(device, "Gallery", "photos_list", tab="nav_photos")
 
 
-def open_photo(device: Device, when: dt.datetime) -> Iterator[Action]:
-    """From anywhere: search the photos of ``when``'s day, then open the one taken at
-    ``when`` (to the minute)."""
-    yield from search(device, day_words(when))
+def open_photo(device: Device, when: dt.datetime, year: int) -> Iterator[Action]:
+    """From anywhere: search the photos of ``when``'s day (written as in a goal of ``year``,
+    the phone's year), then open the one taken at ``when`` (to the minute)."""
+    yield from search(device, day_words(when, year))
     yield from scroll_to(device, desc=f"taken on {shown(when)}", contains=True)
     yield tap(device, desc=f"taken on {shown(when)}", contains=True)
 

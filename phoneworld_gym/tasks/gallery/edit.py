@@ -35,7 +35,7 @@ from phoneworld_gym.tasks.gallery.common import (
     trashed,
     unique_minute,
 )
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, today
 from phoneworld_gym.validators import ANY, added, changed, removed
 
 
@@ -82,7 +82,7 @@ class GalleryDeletePhoto(Task):
         r = choice(rng, unique_minute(rows) if len(rows) > 1 else [])
         t = taken(str(r["_id"]))
         assert t is not None
-        return {"path": str(r["_id"]), "day": day_words(t), "time": clock(t)}
+        return {"path": str(r["_id"]), "day": day_words(t, today(probe).year), "time": clock(t)}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         assert self.diff is not None
@@ -92,7 +92,10 @@ class GalleryDeletePhoto(Task):
     def _delete(self, device: Device, path: str, browse: bool = False) -> Iterator[Action]:
         t = taken(path)
         assert t is not None
-        yield from (browse_to_photo if browse else open_photo)(device, t)
+        if browse:
+            yield from browse_to_photo(device, t)
+        else:
+            yield from open_photo(device, t, self.start_day().year)
         yield from delete_open_photo(device)
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -208,7 +211,7 @@ class GalleryDeleteDay(Task):
         d, place, paths = fits[int(rng.integers(len(fits)))]
         t = taken(paths[0])
         assert t is not None
-        return {"city": place.split(",")[0], "day": day_words(t), "paths": paths}
+        return {"city": place.split(",")[0], "day": day_words(t, today(probe).year), "paths": paths}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         assert self.diff is not None
@@ -235,7 +238,7 @@ class GalleryDeleteDay(Task):
             other = _neighbour(photos(self.before("files")), self.params["paths"][0])
             t = taken(other)
             assert t is not None
-            yield from open_photo(device, t)
+            yield from open_photo(device, t, self.start_day().year)
             yield from delete_open_photo(device)
         yield Action("status", goal_status="complete")
 
@@ -268,7 +271,7 @@ class GalleryFavoritePhoto(Task):
         r = choice(rng, rows)
         t = taken(str(r["_id"]))
         assert t is not None
-        return {"path": str(r["_id"]), "day": day_words(t), "time": clock(t)}
+        return {"path": str(r["_id"]), "day": day_words(t, today(probe).year), "time": clock(t)}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         return self.expect(added("gallery/favorites", {"_id": self.params["path"]}))
@@ -276,7 +279,10 @@ class GalleryFavoritePhoto(Task):
     def _heart(self, device: Device, path: str, browse: bool = False) -> Iterator[Action]:
         t = taken(path)
         assert t is not None
-        yield from (browse_to_photo if browse else open_photo)(device, t)
+        if browse:
+            yield from browse_to_photo(device, t)
+        else:
+            yield from open_photo(device, t, self.start_day().year)
         yield tap(device, desc="Favorite")
 
     def oracle(self, device: Device) -> Iterator[Action]:
@@ -296,7 +302,7 @@ class GalleryFavoritePhoto(Task):
         other = _neighbour(photos(self.before("files")), self.params["path"])
         t = taken(other)
         assert t is not None
-        yield from open_photo(device, t)
+        yield from open_photo(device, t, self.start_day().year)
         yield tap(device, rid="favorite")
         yield Action("status", goal_status="complete")
 
@@ -332,7 +338,8 @@ class GalleryAddToAlbum(Task):
         path, album = pairs[int(rng.integers(len(pairs)))]
         t = taken(path)
         assert t is not None
-        return {"path": path, "day": day_words(t), "time": clock(t), "album": album}
+        return {"path": path, "day": day_words(t, today(probe).year), "time": clock(t),
+                "album": album}
 
     def evaluate(self, device: Device, report: AgentReport) -> float:
         album = self.params["album"]
@@ -341,7 +348,10 @@ class GalleryAddToAlbum(Task):
         return self.expect(changed("gallery/albums", album, paths=want))
 
     def _add(self, device: Device, album: str, browse: bool = False) -> Iterator[Action]:
-        yield from (browse_to_photo if browse else open_photo)(device, _when(self.params))
+        if browse:
+            yield from browse_to_photo(device, _when(self.params))
+        else:
+            yield from open_photo(device, _when(self.params), self.start_day().year)
         yield tap(device, rid="add_to_album")
         yield tap(device, text=album, rid="album_choice_title")
 
@@ -363,7 +373,7 @@ class GalleryAddToAlbum(Task):
         if others:
             yield from self._add(device, others[0])
         else:
-            yield from open_photo(device, _when(self.params))
+            yield from open_photo(device, _when(self.params), self.start_day().year)
         yield Action("status", goal_status="complete")
 
 
@@ -403,11 +413,14 @@ class GalleryApplyFilter(Task):
         assert t is not None
         here = {str(f["_id"]) for f in probe.query("gallery/filters")}
         names = [f for f in cls.FILTERS if (f in here) == cls.offered]
-        return {"path": str(r["_id"]), "day": day_words(t), "time": clock(t),
+        return {"path": str(r["_id"]), "day": day_words(t, today(probe).year), "time": clock(t),
                 "filter": names[int(rng.integers(len(names)))]}
 
     def _edit(self, device: Device, browse: bool = False) -> Iterator[Action]:
-        yield from (browse_to_photo if browse else open_photo)(device, _when(self.params))
+        if browse:
+            yield from browse_to_photo(device, _when(self.params))
+        else:
+            yield from open_photo(device, _when(self.params), self.start_day().year)
         yield tap(device, rid="edit")
 
     def oracle(self, device: Device) -> Iterator[Action]:

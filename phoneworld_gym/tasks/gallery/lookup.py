@@ -24,6 +24,7 @@ from phoneworld_gym.tasks.gallery.common import (
     taken,
     to_photos,
 )
+from phoneworld_gym.tasks.kit import today
 
 
 def _places(device: Device) -> dict[str, str]:
@@ -126,7 +127,7 @@ class GalleryPlaceOfDay(Task):
         d = fits[int(rng.integers(len(fits)))]
         t = taken(f"IMG_{d.replace('-', '')}_000000.jpg")
         assert t is not None
-        return {"day": day_words(t), "date": d}
+        return {"day": day_words(t, today(probe).year), "date": d}
 
     def expected_answer(self, device: Device) -> Any:
         where = _places(device)

@@ -24,8 +24,8 @@ from phoneworld_gym.task import Task, register_task
 from phoneworld_gym.tasks.calendar.common import epoch_ms, open_event, open_event_by_day
 from phoneworld_gym.tasks.chat.common import chats, last_text, open_chat
 from phoneworld_gym.tasks.contacts.common import same_name
-from phoneworld_gym.tasks.cross_app.music_x import ARRIVED, quoted
-from phoneworld_gym.tasks.kit import choice, today
+from phoneworld_gym.tasks.cross_app.music_x import ARRIVED_MINUTES_AGO, quoted
+from phoneworld_gym.tasks.kit import choice, now_ms, today
 from phoneworld_gym.tasks.messages.common import (
     INBOX,
     SENT,
@@ -90,7 +90,7 @@ class LongHorizonFriendsMixtape(Task):
         device.fixture("chat", "receive", chat=p["a"], sender=p["a"], read=1, minutes_ago=20,
                        body=f'Have you heard "{p["song_a"]}" by {p["artist_a"]}? On repeat here')
         device.insert("sms", {"address": p["number"], "type": INBOX, "read": 1,
-                              "date": int(ARRIVED.timestamp() * 1000),
+                              "date": now_ms(device.probe, ARRIVED_MINUTES_AGO),
                               "body": f'Song of the week: "{p["song_b"]}" by {p["artist_b"]}'})
 
     def evaluate(self, device: Device, report: AgentReport) -> float:

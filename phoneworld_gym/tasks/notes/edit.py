@@ -3,6 +3,7 @@ off, and set a reminder the app does not have (infeasible)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +13,7 @@ from phoneworld_gym.contract import Action, AgentReport
 from phoneworld_gym.device import Device, Probe
 from phoneworld_gym.oracle import tap, type_into
 from phoneworld_gym.task import Task, register_task
-from phoneworld_gym.tasks.kit import choice
+from phoneworld_gym.tasks.kit import choice, now
 from phoneworld_gym.tasks.notes.common import (
     LIST_ITEMS,
     LIST_TITLES,
@@ -301,8 +302,17 @@ class NotesSetReminder(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator, probe: Probe) -> dict[str, Any]:
         r = choice(rng, titled(probe))
-        hour = int(rng.integers(1, 10))
-        return {"title": r["title"], "time": f"{hour}:{'00' if rng.random() < 0.5 else '30'} pm"}
+        hour = 12 + int(rng.integers(1, 10))
+        minute = 0 if rng.random() < 0.5 else 30
+        # "today" means later today: a time already gone (a late start) becomes one of the
+        # quarter hours left, picked by the drawn one (in the last quarter hour none is)
+        t0 = now(probe)
+        at = t0.replace(hour=hour, minute=minute, second=0)
+        if at <= t0 + dt.timedelta(minutes=10):
+            left = [q for q in (t0.replace(hour=h, minute=m, second=0) for h in range(24)
+                                for m in (0, 15, 30, 45)) if q > t0 + dt.timedelta(minutes=10)]
+            at = left[(hour * 2 + minute // 30) % len(left)] if left else at
+        return {"title": r["title"], "time": at.strftime("%I:%M %p").lstrip("0").lower()}
 
     def oracle(self, device: Device) -> Iterator[Action]:
         yield from open_note(device, self.params["title"])

@@ -17,7 +17,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, find, scroll_to, tap, type_into
-from phoneworld_gym.tasks.kit import open_root, pick_date
+from phoneworld_gym.tasks.kit import clock, day_words, open_root, pick_date, short_day  # noqa: F401 (day_words, clock: re-exported)
 
 TYPES: tuple[str, ...] = ("Economy", "Comfort", "XL", "Green")
 
@@ -39,19 +39,7 @@ def unavailable(probe: Probe) -> list[str]:
     return [r["name"] for r in probe.query("rides/types") if not r["available"]]
 
 
-def clock(t: dt.datetime | dt.time) -> str:
-    """"7:05 PM"."""
-    return f"{t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
 
-
-def day_words(d: dt.date) -> str:
-    """"Thursday, March 19"."""
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
-
-
-def short_day(d: dt.date) -> str:
-    """"Thu, Mar 19" (how Rides labels a day)."""
-    return f"{d.strftime('%a')}, {d.strftime('%b')} {d.day}"
 
 
 def future_time(rng: np.random.Generator, start: dt.date,

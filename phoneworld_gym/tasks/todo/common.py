@@ -10,7 +10,6 @@ Due dates count from the phone's date (``probe.now()`` before the start,
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 import numpy as np
@@ -18,7 +17,7 @@ import numpy as np
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, text_of, type_into
-from phoneworld_gym.tasks.kit import open_root
+from phoneworld_gym.tasks.kit import day_words, open_root  # noqa: F401 (day_words, clock: re-exported)
 
 PRIORITIES: tuple[str, ...] = ("None", "Low", "Medium", "High")
 #: titles a task asks to add (none is seeded)
@@ -60,10 +59,6 @@ def unused_title(rng: np.random.Generator, probe: Probe) -> str:
     free = [t for t in NEW_TASKS if t.lower() not in taken]
     return free[int(rng.integers(len(free)))]
 
-
-def day_words(d: dt.date) -> str:
-    """"Thursday, March 19"."""
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
 
 
 def to_main(device: Device) -> Iterator[Action]:

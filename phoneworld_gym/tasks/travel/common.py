@@ -31,6 +31,7 @@ from phoneworld_gym.oracle import (
     text_of,
     type_into,
 )
+from phoneworld_gym.tasks import kit
 from phoneworld_gym.tasks.kit import open_root, pick_date, today
 
 #: towns a goal may ask for that the app has no stays in
@@ -72,9 +73,9 @@ def stay_dates(rng: np.random.Generator, start: dt.date, *, lo: int = 2, hi: int
 
 
 def day_words(iso: str) -> str:
-    """"Saturday, March 21"."""
-    d = dt.date.fromisoformat(iso)
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
+    """"Saturday, March 21" for an ISO date (the kit's :func:`~phoneworld_gym.tasks.kit.
+    day_words` of it)."""
+    return kit.day_words(dt.date.fromisoformat(iso))
 
 
 def upcoming(probe: Probe) -> list[Row]:
