@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import OracleError, elements, find, scroll_to, tap, type_into
-from phoneworld_gym.tasks.kit import full_date, open_root, pick_date, today
+from phoneworld_gym.tasks.kit import clock, day_words, full_date, open_root, pick_date, today  # noqa: F401 (day_words, clock: re-exported)
 
 #: titles of events a task asks to create (none of them is seeded)
 NEW_TITLES: tuple[str, ...] = (
@@ -41,14 +41,6 @@ def from_ms(ms: int) -> dt.datetime:
     return dt.datetime.fromtimestamp(int(ms) / 1000, tz=dt.timezone.utc).replace(tzinfo=None)
 
 
-def clock(t: dt.datetime | dt.time) -> str:
-    """"7:30 PM"."""
-    return t.strftime("%I:%M %p").lstrip("0")
-
-
-def day_words(d: dt.date) -> str:
-    """"Thursday, March 19"."""
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}"
 
 
 def upcoming(probe: Probe, *, where: str = "") -> list[Row]:

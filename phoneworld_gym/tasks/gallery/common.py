@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from phoneworld_gym.contract import Action
 from phoneworld_gym.device import Device, Probe, Row
 from phoneworld_gym.oracle import scroll_to, tap, type_into
-from phoneworld_gym.tasks.kit import open_root
+from phoneworld_gym.tasks.kit import clock, open_root  # noqa: F401 (clock: re-exported)
 from phoneworld_gym.validators import Check, Diff, added
 
 CAMERA = "/sdcard/DCIM/Camera/"
@@ -55,10 +55,6 @@ def day_words(t: dt.datetime | dt.date, year: int) -> str:
     text = f"{d.strftime('%B')} {d.day}"
     return text if d.year == year else f"{text}, {d.year}"
 
-
-def clock(t: dt.datetime) -> str:
-    """"12:37 PM"."""
-    return t.strftime("%I:%M %p").lstrip("0")
 
 
 def shown(t: dt.datetime) -> str:
