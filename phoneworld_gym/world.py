@@ -50,10 +50,11 @@ DEFAULT_CLOCK = "2026-03-14T10:30:00"
 
 
 # the seconds each action moves the clock on: phoneworld_gym.contract.ACTION_SECONDS
-def clock_at(clock: str) -> dt.datetime:
-    """The local time a world's ``clock`` string (``YYYY-MM-DDTHH:MM:SS``) names."""
+def clock_at(clock: str | None) -> dt.datetime:
+    """The local time a world's ``clock`` string (``YYYY-MM-DDTHH:MM:SS``) names
+    (``ValueError`` for anything else, ``None`` included)."""
     try:
-        t = dt.datetime.fromisoformat(clock)
+        t = dt.datetime.fromisoformat(clock)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise ValueError(f"a clock is YYYY-MM-DDTHH:MM:SS local time, got {clock!r}") from None
     if t.tzinfo is not None:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.life import Life, Person
+from phoneworld_gym.world import clock_at
 
 ME = "me"
 TYPES = ("text", "location", "photo", "card")
@@ -229,14 +230,7 @@ def receive(store: dict[str, Any], *, chat: str, sender: str, body: str,
         raise ValueError(f"{sender!r} is not a member of {chat!r}: {target['members']}")
     if not isinstance(minutes_ago, int) or minutes_ago < 0:
         raise ValueError(f"minutes_ago must be a non-negative int, got {minutes_ago!r}")
-    if now is not None:
-        try:
-            at = dt.datetime.fromisoformat(str(now))
-        except ValueError:
-            raise ValueError(f"now must be an ISO date-time, got {now!r}") from None
-    else:
-        raise ValueError("receive needs now (the phone's time; the device's fixture verb "
-                         "passes it)")
+    at = clock_at(now)  # the phone's time: the device's fixture verb passes it
     when = epoch_ms(at - dt.timedelta(minutes=minutes_ago))
     m = add(store, target["id"], sender, typ, body, address, when, read)
     return {"_id": m["id"], "chat_id": target["id"], "chat": target["title"]}

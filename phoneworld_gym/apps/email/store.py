@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.life import Life, Person
+from phoneworld_gym.world import clock_at
 
 INBOX, SENT, DRAFTS, ARCHIVE, TRASH = "inbox", "sent", "drafts", "archive", "trash"
 #: mail the owner sent with "Schedule send": it leaves at its ``date`` (later), and until
@@ -412,14 +413,8 @@ def fixture_receive(store: dict[str, Any], *, sender: str, sender_name: str, sub
 
 
 def _clock(now: str | None) -> dt.datetime:
-    """The phone's time ``now`` (ISO), or without it the start of the world generated last."""
-    if now is not None:
-        try:
-            return dt.datetime.fromisoformat(str(now))
-        except ValueError:
-            raise ValueError(f"now must be an ISO date-time, got {now!r}") from None
-    raise ValueError("the fixture needs now (the phone's time; the device's fixture verb "
-                     "passes it)")
+    """The phone's time ``now`` (ISO; the device's fixture verb passes it)."""
+    return clock_at(now)
 
 
 def person_line(p: Person) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from phoneworld_gym.life import Life
+from phoneworld_gym.world import clock_at
 
 GROCERIES = ("Milk", "Eggs", "Bread", "Bananas", "Coffee beans", "Spinach", "Tomatoes",
              "Greek yogurt", "Olive oil", "Rice", "Chicken thighs", "Cheddar", "Apples",
@@ -197,13 +198,6 @@ def add_note_fixture(st: dict[str, Any], title: Any = None, body: Any = "", item
             else:
                 raise ValueError(f"add_note: an item must be a text or [text, checked], "
                                  f"got {it!r}")
-    if now is not None:
-        try:
-            at = dt.datetime.fromisoformat(str(now))
-        except ValueError:
-            raise ValueError(f"add_note: now must be an ISO date-time, got {now!r}") from None
-    else:
-        raise ValueError("add_note: pass now (the phone's time; the device's fixture verb "
-                         "passes it)")
+    at = clock_at(now)  # the phone's time: the device's fixture verb passes it
     note = add_note(st, title.strip(), body, parsed, pinned=pinned, edited=epoch_ms(at))
     return {"title": note["title"], "_id": note["id"]}
