@@ -71,6 +71,7 @@ def damage_trial(task_id: str, other_id: str, seed: int = 11) -> DamageTrial:
         rng = np.random.default_rng(task_seed(seed + 1, other_id))
         probe = cast(Probe, env.task_device.probe)
         other = other_cls(other_cls.generate_params(rng, probe))
+        other.mark_start(cast(Device, env.task_device))  # its oracle may read its start
         for a in other.oracle(cast(Device, env.task_device)):
             if a.action_type in ("status", "answer"):
                 break
@@ -99,8 +100,9 @@ def distinct_goals(task_id: str, seeds: int = 100) -> int:
 
 
 def has_params(cls: type[Task]) -> bool:
-    """True when the task draws parameters (its template has placeholders to fill)."""
-    return cls.generate_params.__func__ is not Task.generate_params.__func__  # type: ignore[attr-defined]
+    """True when the task draws parameters (it declares their schema; a task without may
+    still override ``generate_params`` to say ``NoInstance`` when it cannot be posed)."""
+    return bool(cls.params_schema)
 
 
 def final_report(env: Any) -> Action:

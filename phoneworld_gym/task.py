@@ -216,9 +216,13 @@ class Task:
         (default: as reset left it)."""
 
     def start(self, device: Device) -> None:
-        """Setup, then remember every table and the phone's clock. The env calls this at
-        reset."""
+        """Setup, then :meth:`mark_start`. The env calls this at reset."""
         self.setup(device)
+        self.mark_start(device)
+
+    def mark_start(self, device: Device) -> None:
+        """Remember every table and the phone's clock as the episode's start: what the
+        verifier compares the end with, and what :meth:`start_day` reads."""
         self.baseline = device.probe.snapshot()
         self.started_at = device.probe.now()
 
