@@ -824,6 +824,7 @@ def adb_figures(packets: int = 3000, connections: int = 300, seed: int = 0,
         worker = threading.Thread(target=steady, name="good-client", daemon=True)
         worker.start()
         sent = attempted = must_close = closed_by_phone = 0
+        after_hangup = {"must": 0, "other": 0}  # packets a hung-up phone no longer took
         kinds: dict[str, int] = {}
         for k in range(connections):
             # what a connection's kind leaves unsent (a truncated header ends it) goes to the
@@ -838,10 +839,12 @@ def adb_figures(packets: int = 3000, connections: int = 300, seed: int = 0,
                 failures.append(f"fuzzer could not connect: {e}")
                 continue
             with s:
-                for c in chunks:
+                for i, c in enumerate(chunks):
                     try:
                         s.sendall(c)
-                    except OSError:
+                    except OSError:  # the phone hung up already (a malformed header before)
+                        after_hangup["must" if kind in MUST_CLOSE else "other"] += \
+                            len(chunks) - i
                         break
                     sent += 1
                 if kind in MUST_CLOSE:  # the phone must hang up on these: wait for it
@@ -867,6 +870,9 @@ def adb_figures(packets: int = 3000, connections: int = 300, seed: int = 0,
         f.add("fuzz connections", connections)
         f.add("malformed packets built", attempted)
         f.add("malformed packets sent", sent)
+        f.add("packets unsent, the phone had hung up on a malformed header",
+              after_hangup["must"])
+        f.add("packets unsent on another connection kind", after_hangup["other"])
         f.add("connection kinds", len(kinds))
         f.add("connections with a malformed header (the phone must hang up)", must_close)
         f.add("of those, hung up by the phone", closed_by_phone)
