@@ -255,6 +255,29 @@ def test_cli_reports_a_bad_config(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert not (tmp_path / "out").exists()  # nothing started
 
 
+def test_set_overrides_one_key_and_the_run_records_it(tmp_path: Path) -> None:
+    from phoneworld_gym.baselines.recipe import apply_overrides
+
+    raw = small_config()
+    changed = apply_overrides(raw, ["rl.real.updates=3", "rl.mixed.weights={mock: 2}",
+                                    "eval.seeds='5000:5004'", "rl.compare_real_only=true"])
+    assert changed["rl"]["real"]["updates"] == 3 and changed["rl"]["mixed"]["weights"] == {
+        "mock": 2}
+    assert changed["eval"]["seeds"] == "5000:5004" and changed["rl"]["compare_real_only"] is True
+    assert raw["rl"]["real"]["updates"] == 1  # the loaded config is not touched
+    cfg = RecipeConfig.from_dict(changed)
+    assert cfg.stages["real"][1].updates == 3 and cfg.stages["mixed"][0] == {"mock": 2.0}
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    assert load_config(path, ["rl.real.updates=7"]).stages["real"][1].updates == 7
+    for bad, message in [("rl.real.updates", "takes KEY=VALUE"), ("rl..x=1", "takes KEY=VALUE"),
+                         ("model.x=1", "config model is 'tiny', not a mapping"),
+                         ("rl.real.updates=[1", "is not YAML"),
+                         ("rl.real.updatez=3", r"unknown key\(s\) \[.updatez.\] in config rl")]:
+        with pytest.raises(ValueError, match=message):
+            load_config(path, [bad])
+
+
 def test_shipped_configs_validate() -> None:
     cpu = load_config(ROOT / "configs" / "recipe_cpu.yaml")
     assert cpu.model == "tiny" and set(cpu.worlds) == {"mock", "field"}

@@ -3,6 +3,9 @@ with an evaluation after each stage and a per-category report.
 
     python -m phoneworld_gym.baselines.recipe --config configs/recipe_cpu.yaml --out out/recipe
 
+``--set KEY=VALUE`` (repeatable) overrides one key of the config for this run, e.g.
+``--set rl.real.updates=30``; ``OUT/config.json`` records the config as run.
+
 Stages (each checkpointed under ``OUT/checkpoints/<stage>``):
 
 0. **demos**: the oracle plays the train tasks on unseen-by-evaluation seeds in every world
@@ -322,17 +325,55 @@ def _task_list(value: Any, what: str, allow_empty: bool = False,
     return list(value)
 
 
-def load_config(path: str | Path) -> RecipeConfig:
-    """Read and validate a YAML config."""
+def apply_overrides(raw: Mapping[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """A copy of config ``raw`` with each ``KEY=VALUE`` of ``overrides`` set: KEY a dotted
+    path (``rl.real.updates``; missing mappings on the way are made), VALUE read as YAML
+    (``30``, ``0.5``, ``[a, b]``, ``{field: 1}``). The result is validated like the file."""
+    import copy
+
+    import yaml
+
+    out = copy.deepcopy(dict(raw))
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        parts = key.strip().split(".")
+        if not sep or not all(parts):
+            raise ValueError(f"--set takes KEY=VALUE with a dotted KEY (rl.real.updates=30), "
+                             f"got {item!r}")
+        try:
+            value = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            raise ValueError(f"--set {key}: the value {text!r} is not YAML ({e})") from None
+        node: Any = out
+        for depth, part in enumerate(parts[:-1]):
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            elif not isinstance(child, Mapping):
+                where = ".".join(parts[: depth + 1])
+                raise ValueError(f"--set {key}: config {where} is {child!r}, not a mapping")
+            else:
+                child = node[part] = dict(child)
+            node = child
+        node[parts[-1]] = value
+    return out
+
+
+def load_config(path: str | Path, overrides: Sequence[str] = ()) -> RecipeConfig:
+    """Read and validate a YAML config, with ``overrides`` (``KEY=VALUE``, see
+    :func:`apply_overrides`) set on it first."""
     import yaml
 
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"no config file at {str(path)!r}")
-    raw = yaml.safe_load(p.read_text())
+    try:
+        raw = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as e:
+        raise ValueError(f"{str(path)!r} is not valid YAML: {e}") from None
     if not isinstance(raw, Mapping):
         raise ValueError(f"{str(path)!r} must hold a YAML mapping")
-    return RecipeConfig.from_dict(raw, base_dir=p.parent.parent)
+    return RecipeConfig.from_dict(apply_overrides(raw, overrides), base_dir=p.parent.parent)
 
 
 JUDGE_KEYS = {"model", "base_url", "api_key_env", "max_screens", "max_new_tokens"}
@@ -1019,9 +1060,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--config", required=True, help="a YAML config (configs/recipe_cpu.yaml)")
     p.add_argument("--out", required=True, help="the output folder")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config key (dotted, the value read as YAML), e.g. "
+                        "--set rl.real.updates=30; may be repeated")
     a = p.parse_args(argv)
     try:
-        cfg = load_config(a.config)
+        cfg = load_config(a.config, a.set)
     except ValueError as e:
         p.error(str(e))
     run(cfg, a.out)
