@@ -98,9 +98,19 @@ def test_summary_numbers_equal_the_inputs() -> None:
 def test_report_files_hold_the_table(tmp_path: Path) -> None:
     from PIL import Image
 
-    doc = write_report(synthetic(), tmp_path, stages=["sft", "real_rl"], meta={"note": "synthetic"},
+    history = [{"update": 1, "reward": 0.25, "success": 0.125, "drawn": 6, "kept": 4,
+                "clipped": 0.0312, "seconds": 19.6},
+               {"update": 2, "reward": 0.5, "success": 0.5, "drawn": 5, "kept": 3}]
+    doc = write_report(synthetic(), tmp_path, stages=["sft", "real_rl"],
+                       meta={"note": "synthetic", "real_rl": {"history": history}},
                        curves={"rl_reward": {"real_rl": [0.1, 0.4, 0.5]}})
     md = (tmp_path / "report.md").read_text()
+    # by task: ContactsStar 2/4 -> 3/4, ClockEarliestAlarm 1/2 -> 2/2, app rows first
+    assert "| mock, train | ContactsStar | app | 2/4 | 3/4 |\n" \
+           "| mock, train | ClockEarliestAlarm | information-retrieval | 1/2 | 2/2 |\n" \
+           "| field, test | ContactsUnstar | app | 0/1 | 1/1 |" in md
+    assert "| real_rl | 1 | 0.25 | 0.12 | 4/6 | 0.031 | 20 |" in md
+    assert "| real_rl | 2 | 0.50 | 0.50 | 3/5 | - | - |" in md
     assert "| app | 50.0% [15.0, 85.0] (2/4), 6.0 steps | 75.0% [30.1, 95.4] (3/4), 6.0 " \
            "steps |" in md
     assert "| **all** | 50.0% [18.8, 81.2] (3/6), 4.7 steps | 83.3% [43.6, 97.0] (5/6)" in md

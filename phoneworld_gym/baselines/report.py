@@ -340,6 +340,56 @@ def step_accuracy_table(stages: Mapping[str, Mapping[str, Mapping[str, int]]]) -
     return "\n".join(rows)
 
 
+def task_table(records: Sequence[EvalRecord], stages: Sequence[str]) -> str:
+    """Successes by task: one row per (world, split, task), its category, then ``k/n`` per
+    stage (``-`` where a stage did not play it): which tasks a stage moved, and which stayed
+    at 0 (no reward spread for RL to use)."""
+    counts: dict[tuple[str, str, str], dict[str, list[int]]] = defaultdict(dict)
+    category: dict[str, str] = {}
+    for r in records:
+        cell = counts[(r.world, r.split, r.task)].setdefault(r.stage, [0, 0])
+        cell[0] += bool(r.success)
+        cell[1] += 1
+        category[r.task] = r.category
+    worlds = ordered((w for w, _, _ in counts), ("mock", "field"))
+    splits = ordered((s for _, s, _ in counts), ("train", "test", "test_wordings"))
+    cats = list(CATEGORY_ORDER)
+    rows = ["| world, split | task | category | " + " | ".join(stages) + " |",
+            "|---|---|---|" + "---:|" * len(stages)]
+    for key in sorted(counts, key=lambda k: (worlds.index(k[0]), splits.index(k[1]),
+                                            cats.index(category[k[2]])
+                                            if category[k[2]] in cats else len(cats), k[2])):
+        world, split, task = key
+        cells = [f"{c[0]}/{c[1]}" if (c := counts[key].get(stage)) else "-" for stage in stages]
+        rows.append(f"| {world}, {split} | {task} | {category[task]} | " + " | ".join(cells)
+                    + " |")
+    return "\n".join(rows)
+
+
+def _num(row: Mapping[str, Any], key: str, fmt: str) -> str:
+    """``row[key]`` formatted with ``fmt``, or ``-`` where it is not a number."""
+    value = row.get(key)
+    return format(value, fmt) if isinstance(value, (int, float)) else "-"
+
+
+def rl_updates_table(meta: Mapping[str, Any], stages: Sequence[str]) -> str:
+    """Each RL stage's updates (``meta[stage]["history"]``): sampled reward and success, the
+    groups kept for their reward spread of those drawn, the clipped fraction and seconds.
+    Empty when no stage has a history."""
+    rows = ["| stage | update | reward | success | groups with spread | clipped | seconds |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for stage in stages:
+        history = (meta.get(stage) or {}).get("history") if isinstance(meta.get(stage),
+                                                                       Mapping) else None
+        for h in history or ():
+            kept, drawn = h.get("kept"), h.get("drawn")
+            spread = f"{kept}/{drawn}" if kept is not None and drawn is not None else "-"
+            rows.append(f"| {stage} | {h.get('update', '-')} | {_num(h, 'reward', '.2f')} | "
+                        f"{_num(h, 'success', '.2f')} | {spread} | "
+                        f"{_num(h, 'clipped', '.3f')} | {_num(h, 'seconds', '.0f')} |")
+    return "\n".join(rows) if len(rows) > 2 else ""
+
+
 def write_report(records: Sequence[EvalRecord], out_dir: str | Path, *,
                  stages: Sequence[str] | None = None, title: str = "Recipe report",
                  meta: Mapping[str, Any] | None = None,
@@ -389,6 +439,16 @@ def write_report(records: Sequence[EvalRecord], out_dir: str | Path, *,
                   "Difference in success (all categories), percentage points, with a 95% "
                   "interval (Newcombe's hybrid score method), treating the stages' episodes "
                   "as independent samples (wider than the paired interval).", "", gains, ""]
+    lines += ["## By task", "",
+              "Successes of the evaluation episodes by task (greedy, the same seeds for every "
+              "stage).", "", task_table(records, stages), ""]
+    updates = rl_updates_table(meta or {}, stages)
+    if updates:
+        lines += ["## RL updates", "",
+                  "Per update of each RL stage: the sampled episodes' mean reward and success, "
+                  "the groups with a reward spread (kept) of those drawn, the fraction of "
+                  "action tokens whose ratio was clipped, and the update's wall time.", "",
+                  updates, ""]
     steps = (meta or {}).get("step_accuracy")
     if steps:
         lines += ["## Step accuracy", "",
