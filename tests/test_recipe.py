@@ -288,6 +288,20 @@ def test_set_overrides_one_key_and_the_run_records_it(tmp_path: Path) -> None:
             load_config(path, [bad])
 
 
+def test_an_rl_seed_gives_another_run_and_seed_0_the_old_one() -> None:
+    from phoneworld_gym.baselines.recipe import apply_overrides, rl_run_seed, stage_keys
+
+    cfg = RecipeConfig.from_dict(small_config())
+    assert cfg.stages["real"][1].seed == 0 and rl_run_seed(0, 1, cfg.stages["real"][1]) == 1
+    other = RecipeConfig.from_dict(apply_overrides(small_config(), ["rl.real.seed=2"]))
+    assert rl_run_seed(0, 1, other.stages["real"][1]) == 2001
+    assert other.stages["mixed"][1].seed == 0
+    # SFT is reused; the RL stage (and those after it) are redone
+    before, after = stage_keys(cfg), stage_keys(other)
+    assert before["sft"] == after["sft"] and before["random"] == after["random"]
+    assert before["real_rl"] != after["real_rl"] and before["mixed_rl"] != after["mixed_rl"]
+
+
 def test_shipped_configs_validate() -> None:
     cpu = load_config(ROOT / "configs" / "recipe_cpu.yaml")
     assert cpu.model == "tiny" and set(cpu.worlds) == {"mock", "field"}

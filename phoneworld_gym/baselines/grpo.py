@@ -207,7 +207,8 @@ class GRPOSettings:
         max_new_tokens: the longest completion sampled per step.
         max_episode_steps: cap on steps per episode (None: the task's own budget).
         max_grad_norm: gradient clipping.
-        seed: torch's seed for sampling.
+        seed: torch's seed for sampling; in the recipe (``rl.<stage>.seed``) it also picks
+            the RL run: its instance draws and agents' sampling (``recipe.rl_run_seed``).
         balance_episodes: give every episode of a group the same total weight whatever its
             length: each step's advantage is divided by its episode's step count and
             multiplied by the group's mean step count. Without it every step counts once, so

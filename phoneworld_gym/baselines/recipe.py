@@ -642,6 +642,13 @@ class RandomLM:
         return action
 
 
+def rl_run_seed(seed: int, number: int, settings: GRPOSettings) -> int:
+    """The seed of RL stage ``number`` (its instance draws and sampling): the config's seed
+    plus the stage's number, and 1000 x ``rl.<stage>.seed``, so that a seed other than 0
+    gives another RL run from the same SFT checkpoint (RL's own spread, apart from SFT's)."""
+    return seed + number + 1000 * settings.seed
+
+
 def rl_stage(stage: str, model: Any, tokenizer: Any, ref: Any, cfg: RecipeConfig,
              weights: Mapping[str, float], settings: GRPOSettings,
              reward_fn: Callable[[Episode], float], seed: int, log: Callable[[str], None]
@@ -984,7 +991,8 @@ class RecipeRun:
                 model = AutoModelForCausalLM.from_pretrained(start_from, local_files_only=True)
                 model = model.to(cfg.device)  # type: ignore[arg-type]
                 history = rl_stage(stage, model, tokenizer, ref, cfg, weights, settings,
-                                   reward_fn, cfg.seed + number, self.log)
+                                   reward_fn, rl_run_seed(cfg.seed, number, settings),
+                                   self.log)
                 save(model, tokenizer, path)
                 done = {"weights": weights, "settings": dataclasses.asdict(settings),
                         "history": history}
