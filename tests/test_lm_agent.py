@@ -482,3 +482,40 @@ def test_candidate_actions_cover_the_oracles_steps() -> None:
         e.close()
     with pytest.raises(ValueError, match="goal must be a str"):
         candidate_actions(None, "<hierarchy/>")  # type: ignore[arg-type]
+
+
+def test_named_trie_decoding_writes_the_elements_name_before_its_index(
+        tiny: Path, env: gymnasium.Env) -> None:
+    """``named=True``: every reply is one of the screen's candidates written as a named
+    reply (the element's name, then its index), so an element reply names the element it
+    acts on; named decoding without a constraint is refused."""
+    import json
+
+    from phoneworld_gym.baselines.prompt import candidate_actions, element_name, format_reply
+    from phoneworld_gym.contract import parse_ui_elements
+
+    with_element = 0
+    for seed in range(8):
+        agent = LMAgent(tiny, max_new_tokens=8, constrained="trie", named=True,
+                        temperature=1.0, seed=seed)
+        obs, _ = env.reset(seed=0)
+        agent.reset(obs["goal"])
+        for _ in range(4):
+            els = parse_ui_elements(obs["a11y"])
+            allowed = {format_reply(a, els, named=True)
+                       for a in candidate_actions(obs["goal"], els, apps=agent.apps)}
+            action = agent.act(obs)
+            reply = agent.last["completion"]
+            assert agent.last["parsed"] is True and reply in allowed
+            if action.index is not None:
+                with_element += 1
+                assert json.loads(reply)["element"] == element_name(els[action.index])
+                assert reply.index('"element"') < reply.index('"index"')
+            obs, _, term, trunc, info = env.step(action)
+            if term or trunc:
+                break
+        if with_element >= 2:
+            break
+    assert with_element >= 2  # most candidates act on an element; sampled, some replies do
+    with pytest.raises(ValueError, match="constrained"):
+        LMAgent(tiny, named=True)

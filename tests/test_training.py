@@ -603,3 +603,35 @@ def test_trie_episodes_carry_their_allowed_tokens_into_the_samples(tiny) -> None
             assert all(t in ok for t, ok in zip(completion, sets))
     samples = group_samples(group, [1.0, 0.0], balance=False)
     assert [s.allowed for s in samples] == [ok for ep in group for ok in ep.allowed]
+
+
+def test_named_sft_examples_name_the_element_each_demonstrated_step_acts_on(tmp_path) -> None:
+    """``sft_examples(named=True)``: the same prompts, completions naming the element of the
+    step's own screen before its index (what ``LMAgent(named=True)`` writes)."""
+    from phoneworld_gym.baselines.collect import collect
+    from phoneworld_gym.baselines.data import load
+    from phoneworld_gym.baselines.prompt import element_name
+    from phoneworld_gym.baselines.sft import sft_examples
+    from phoneworld_gym.contract import parse_ui_elements
+
+    collect("PhoneWorld/All-v0", "oracle", ["SettingsSwitch"], range(2), tmp_path / "demos",
+            split="train")
+    demos = load(tmp_path / "demos")
+    plain = sft_examples(demos, "<eos>")
+    named = sft_examples(demos, "<eos>", named=True)
+    assert plain["prompt"] == named["prompt"]
+    names = []
+    for row, p, n in zip(demos, plain["completion"], named["completion"]):
+        action = json.loads(row["action"])
+        if action.get("index") is None:
+            assert n == p
+            continue
+        reply = json.loads(n.removesuffix("<eos>"))
+        name = element_name(parse_ui_elements(row["tree"])[action["index"]])
+        assert reply == {"action_type": action["action_type"], "element": name, **action}
+        assert list(reply)[:3] == ["action_type", "element", "index"]
+        names.append(name)
+    # the oracle taps the Settings section, then the goal's own row: its name is in the goal
+    assert len(names) == 4
+    for goal, name in zip(demos.filter(lambda r: r["step"] == 0)["goal"], names[1::2]):
+        assert name.lower() in goal.lower(), (goal, name)

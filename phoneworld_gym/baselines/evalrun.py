@@ -387,7 +387,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-replays", action="store_true", help="skip the HTML replays")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--decoding", choices=DECODINGS, default="constrained",
-                   help="checkpoint agents: constrained (default), whole or free")
+                   help="checkpoint agents: constrained (default), named (each element named "
+                        "before its index; a checkpoint trained so), whole or free")
     p.add_argument("--temperature", type=float, default=0.0,
                    help="checkpoint and openai agents: 0 is greedy")
     p.add_argument("--base-url", default=None, help="openai agents: the API root")

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the dataset modules load pyarrow and datasets: only when a 
     from phoneworld_gym.baselines.data import EpisodeKey
 
 AGENT_FORMS = ("oracle", "random", "checkpoint:PATH", "openai:MODEL")
-DECODINGS = ("free", "constrained", "whole")
+DECODINGS = ("free", "constrained", "named", "whole")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,7 +118,8 @@ def make_agent_factory(spec: EvalSpec) -> Callable[[Any, str, int, int], Any]:
         from phoneworld_gym.baselines.lm_agent import LMAgent, LocalModel
 
         lm = LocalModel.load(rest)
-        modes: dict[str, bool | str] = {"free": False, "constrained": True, "whole": "whole"}
+        modes: dict[str, bool | str] = {"free": False, "constrained": True, "named": True,
+                                        "whole": "whole"}
         constrained = modes[spec.decoding]
 
         if spec.action_format != "androidworld":
@@ -136,6 +137,7 @@ def make_agent_factory(spec: EvalSpec) -> Callable[[Any, str, int, int], Any]:
 
         def checkpoint(env: Any, task: str, seed: int, attempt: int) -> Any:
             return LMAgent(lm, temperature=spec.temperature, constrained=constrained,
+                           named=spec.decoding == "named",
                            seed=agent_seed(f"{task}#{attempt}", seed))
         return checkpoint
     if kind == "openai":

@@ -69,8 +69,9 @@ class CheckConfig:
     max_steps: int = 6
     eval_every: int = 2
     reward: str = "verified"
-    #: the constrained decoder: "trie" (token by token through the candidates' trie) or
-    #: "whole" (each candidate scored as a whole)
+    #: the constrained decoder: "trie" (token by token through the candidates' trie),
+    #: "named" (the trie over replies that name their element before its index, and SFT on
+    #: such replies) or "whole" (each candidate scored as a whole)
     decoding: str = "trie"
     seed: int = 0
     threads: int = 2
@@ -92,10 +93,13 @@ def _log_default(line: str) -> None:
     print(line, flush=True)
 
 
-def _constrained(decoding: str) -> bool | str:
-    if decoding not in ("trie", "whole"):
-        raise ValueError(f"decoding must be 'trie' or 'whole', got {decoding!r}")
-    return decoding
+def _constrained(decoding: str) -> dict[str, Any]:
+    """``LMAgent`` keywords of a decoding."""
+    if decoding not in ("trie", "whole", "named"):
+        raise ValueError(f"decoding must be 'trie', 'named' or 'whole', got {decoding!r}")
+    if decoding == "named":
+        return {"constrained": "trie", "named": True}
+    return {"constrained": decoding}
 
 
 def evaluate(model: Any, tokenizer: Any, env: Any, task: str, seeds: Sequence[int],
@@ -105,7 +109,7 @@ def evaluate(model: Any, tokenizer: Any, env: Any, task: str, seeds: Sequence[in
     from phoneworld_gym.baselines.lm_agent import LMAgent
 
     model.eval()
-    agent = LMAgent((model, tokenizer), temperature=0.0, constrained=_constrained(decoding))
+    agent = LMAgent((model, tokenizer), temperature=0.0, **_constrained(decoding))
     return [play(env, agent, "mock", task, s, max_steps).success for s in seeds]
 
 
@@ -149,7 +153,7 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     tok = AutoTokenizer.from_pretrained(base)
     model = AutoModelForCausalLM.from_pretrained(base)
     env = PhoneEnv(cfg.task, split="train", obs_mode="a11y")
-    examples = sft_examples(demos, tok.eos_token)
+    examples = sft_examples(demos, tok.eos_token, named=cfg.decoding == "named")
     select_seeds = _range(cfg.select_seeds)
     # SFT in chunks of sft_chunk steps, each measured on the selection seeds; the first
     # checkpoint that solves at least select_low of them (at most sft_steps in all) is the
@@ -223,7 +227,7 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     try:
         train_grpo(model, tok, sampler, settings,
                    make_agent=lambda m, t: LMAgent((m, t), temperature=cfg.temperature,
-                                                   constrained=_constrained(cfg.decoding),
+                                                   **_constrained(cfg.decoding),
                                                    seed=cfg.seed * 100_003 + next(counter)),
                    reward_fn=reward_fn, log=after_update)
     finally:

@@ -42,7 +42,7 @@ from phoneworld_gym.baselines.prompt import (
     Turn,
     build_messages,
     candidate_actions,
-    format_action,
+    format_reply,
     messages_to_prompt,
     parse_action,
 )
@@ -555,6 +555,10 @@ class LMAgent:
             (:func:`~phoneworld_gym.baselines.scoring.candidate_logprobs`).
         apps: the app names a constrained ``open_app`` may name (default: PhoneWorld's
             launcher apps).
+        named: write an element's name before its index (:func:`~phoneworld_gym.baselines.
+            prompt.format_reply`): under the trie, choosing an element becomes copying its
+            name from the goal or the screen. Constrained decoding only; the model must have
+            been trained on named replies (``sft_examples(..., named=True)``).
     """
 
     name = "lm"
@@ -564,7 +568,7 @@ class LMAgent:
                  lora: Any = None, screenshots: bool = False,
                  max_history: int = MAX_HISTORY, seed: int | None = 0,
                  constrained: bool | str = False, apps: Sequence[str] | None = None,
-                 scoring: str = "whole"):
+                 scoring: str = "whole", named: bool = False):
         src = model_path_or_objects
         if isinstance(src, LocalModel):
             if lora is not None:
@@ -592,6 +596,11 @@ class LMAgent:
         self.decoding = "" if constrained is False else (
             "trie" if constrained is True else str(constrained))
         self.constrained = bool(self.decoding)
+        if named and not self.constrained:
+            raise ValueError("named=True names elements in the constrained decoder's "
+                             "candidates: it needs constrained=True (or 'whole')")
+        #: whether replies name their element before its index
+        self.named = bool(named)
         from phoneworld_gym.baselines.scoring import MODES
 
         if scoring not in MODES:
@@ -650,7 +659,7 @@ class LMAgent:
         if self.constrained:  # the tree is parsed once, for the candidates and the prompt
             elements = parse_ui_elements(_need_tree(obs))
             goal = self.goal or str(obs.get("goal", ""))
-            allowed = [format_action(a) for a in
+            allowed = [format_reply(a, elements, named=self.named) for a in
                        candidate_actions(goal, elements, apps=self.apps)]
         if self.decoding == "whole" and allowed is not None:
             done = self.lm.choose(self.messages(obs, elements), allowed,

@@ -240,6 +240,45 @@ def format_action(action: Action) -> str:
     return json.dumps(action.to_json(), ensure_ascii=False)
 
 
+#: The key a named reply puts the element's name under (an extra key: parsers, ours and
+#: AndroidWorld's, read the action from ``index`` and drop it).
+NAME_KEY = "element"
+
+
+def element_name(e: UIElement) -> str:
+    """What a person would call an element: its text, else its description, else its hint,
+    else its resource name, else its class (cut as the element list cuts labels)."""
+    name = (e.text or e.content_description or e.hint_text
+            or (e.resource_id or "").rsplit("/", 1)[-1]
+            or (e.class_name or "View").rsplit(".", 1)[-1])
+    name = " ".join(name.split())
+    return name[:MAX_LABEL] + "…" if len(name) > MAX_LABEL else name
+
+
+def format_reply(action: Action, elements: Sequence[UIElement] | str | None = None, *,
+                 named: bool = False) -> str:
+    """The completion a model writes for ``action``: :func:`format_action`, or with
+    ``named`` the same JSON with the element's name (:func:`element_name`) before its index:
+    ``{"action_type": "click", "element": "Wi-Fi", "index": 3}``.
+
+    A named reply makes choosing an element a copy of words the goal or the screen holds
+    (written first, then the index among the elements of that name), where a bare index
+    asks the model to find the element and write its number. It parses to the same action
+    (:func:`parse_action` ignores the extra key). ``ValueError`` if ``named`` and the index
+    is not one of ``elements``."""
+    if not named or action.index is None:
+        return format_action(action)
+    if isinstance(elements, str):
+        elements = parse_ui_elements(elements)
+    if elements is None or not 0 <= action.index < len(elements):
+        raise ValueError(f"a named reply needs the screen's element {action.index}; the "
+                         f"screen has {0 if elements is None else len(elements)} elements")
+    obj = action.to_json()
+    out = {"action_type": obj.pop("action_type"), NAME_KEY: element_name(elements[action.index])}
+    out.update(obj)
+    return json.dumps(out, ensure_ascii=False)
+
+
 _FIELDS = frozenset(f.name for f in dataclasses.fields(Action))
 _INT = re.compile(r"\s*-?\d+\s*")
 _DECODER = json.JSONDecoder()

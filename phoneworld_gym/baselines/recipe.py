@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from phoneworld_gym.baselines.evalspec import DECODINGS
 from phoneworld_gym.baselines.grpo import Episode, GRPOSettings, play, train_grpo, verified_reward
 from phoneworld_gym.baselines.report import EvalRecord, write_report
 from phoneworld_gym.baselines.sampler import (
@@ -57,8 +58,9 @@ CONFIG_KEYS = {
     "torch_threads": "torch CPU threads (1 is fastest on a busy 2-core machine)",
     "device": "where the model runs and trains: cpu (default) or cuda",
     "decoding": "free (default: the reply is parsed), constrained (the model writes one of "
-                "the screen's candidate actions, token by token through their trie) or whole "
-                "(each candidate scored as a whole), in evaluation and RL rollouts",
+                "the screen's candidate actions, token by token through their trie), named "
+                "(the same, each element named before its index, and SFT on such replies) or "
+                "whole (each candidate scored as a whole), in evaluation and RL rollouts",
     "seed": "the run's seed",
     "worlds": "name -> env source (env_id, profile, transport, kwargs)",
     "tasks": "train: [...] and test: [...] task ids",
@@ -77,7 +79,6 @@ RL_KEYS = {"reward", "judge", "train_seeds", "adaptive", "engine", "real", "mixe
 STAGE_KEYS = {"weights"}  # plus GRPOSettings' fields
 EVAL_KEYS = {"seeds", "max_episode_steps", "max_new_tokens", "random", "step_check"}
 REWARDS = ("verified", "judged")
-DECODINGS = ("free", "constrained", "whole")
 ENGINES = ("grpo", "trl")
 #: GRPOSettings a stage may not set under ``rl.engine: trl``, and why (TRL's integration has
 #: no counterpart); the others map (see :func:`trl_settings`)
@@ -560,9 +561,11 @@ def make_lm_agent(path_or_objects: Any, *, temperature: float, max_new_tokens: i
     it writes only the screen's candidate actions)."""
     from phoneworld_gym.baselines.lm_agent import LMAgent
 
-    constrained: bool | str = {"free": False, "constrained": True, "whole": "whole"}[decoding]
+    constrained: bool | str = {"free": False, "constrained": True, "named": True,
+                               "whole": "whole"}[decoding]
     return LMAgent(path_or_objects, temperature=temperature, max_new_tokens=max_new_tokens,
-                   seed=seed, device=device, constrained=constrained)
+                   seed=seed, device=device, constrained=constrained,
+                   named=decoding == "named")
 
 
 def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig,
@@ -738,6 +741,8 @@ def stage_keys(cfg: RecipeConfig) -> dict[str, str]:
     rl = dict(raw.get("rl") or {})
     base = {k: raw.get(k) for k in ("model", "tiny", "seed", "worlds", "tasks", "demos")}
     sft = {**base, "sft": raw.get("sft")}
+    if raw.get("decoding") == "named":  # its SFT completions name their elements
+        sft["named"] = True
     common: dict[str, Any] = {k: rl.get(k) for k in ("reward", "judge", "train_seeds")}
     if raw.get("decoding", "free") != "free":  # (absent from older runs' keys)
         common["decoding"] = raw["decoding"]
@@ -943,7 +948,8 @@ class RecipeRun:
             ratios = {k: v for k, v in cfg.demo_ratios.items() if k in data}
             mixture = mix(data, ratios, seed=cfg.seed)
             examples = sft_examples(mixture, tokenizer.eos_token, prompt_text=make_lm_agent(
-                (model, tokenizer), temperature=0.0, max_new_tokens=1, seed=0).lm.prompt_text)
+                (model, tokenizer), temperature=0.0, max_new_tokens=1, seed=0).lm.prompt_text,
+                named=cfg.decoding == "named")
             sft_record = train_sft(model, tokenizer, examples, sft_dir, cfg.sft, log=self.log)
             by_source = list(examples["source"])
             sft_record["by_source"] = {s: by_source.count(s) for s in set(by_source)}

@@ -23,7 +23,7 @@ from typing import Any
 
 import datasets
 
-from phoneworld_gym.baselines.prompt import Turn, build_messages, format_action, messages_to_prompt
+from phoneworld_gym.baselines.prompt import Turn, build_messages, format_reply, messages_to_prompt
 from phoneworld_gym.contract import Action
 
 log = logging.getLogger(__name__)
@@ -35,12 +35,14 @@ PromptText = Callable[[Sequence[Mapping[str, Any]]], str]
 
 def sft_examples(ds: datasets.Dataset, eos: str, *,
                  prompt_text: PromptText = messages_to_prompt,
-                 max_history: int | None = None) -> datasets.Dataset:
+                 max_history: int | None = None, named: bool = False) -> datasets.Dataset:
     """``prompt``/``completion`` examples from a trajectory dataset, one per step.
 
     The history of a step is rebuilt from the episode's earlier rows (its actions and their
     ``action_error``), so the prompt equals the agent's at inference. ``eos`` ends each
-    completion (the model learns to stop)."""
+    completion (the model learns to stop). ``named``: completions name the element before
+    its index (:func:`~phoneworld_gym.baselines.prompt.format_reply`), as an
+    ``LMAgent(named=True)`` writes them."""
     for col in ("episode_id", "step", "goal", "tree", "action", "action_error"):
         if col not in ds.column_names:
             raise ValueError(f"a trajectory dataset needs the column {col!r}; got "
@@ -59,7 +61,8 @@ def sft_examples(ds: datasets.Dataset, eos: str, *,
         kw = {} if max_history is None else {"max_history": max_history}
         prompts.append(prompt_text(build_messages(cols["goal"][i], cols["tree"][i], history,
                                                   **kw)))
-        completions.append(format_action(action) + eos)
+        completions.append(format_reply(action, cols["tree"][i] if named else None,
+                                        named=named) + eos)
         sources.append(cols["source"][i])
         tasks.append(cols["task"][i])
         history.append(Turn(action, cols["action_error"][i] or ""))
