@@ -125,6 +125,40 @@ def test_token_logprobs_over_allowed_tokens_renormalise_among_them() -> None:
     assert set(torch.nonzero(grad).squeeze(-1).tolist()) == {5, 9, 10}
 
 
+def test_token_logprobs_of_some_tokens_only_equal_the_full_ones_and_their_gradient() -> None:
+    """``only``: the completion tokens' log-probabilities (allowed sets included) and their
+    gradients are those of the full pass; every other place is 0; the vocabulary projection
+    runs at the predicting positions only (the union over the batch), not at every one."""
+    model = toy_model()
+    ids = torch.tensor([[1, 2, 5, 6, 3, 8, 9], [1, 4, 7, 3, 0, 0, 0]])
+    attn = torch.tensor([[1] * 7, [1, 1, 1, 1, 0, 0, 0]])
+    comp = torch.tensor([[0, 0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 0, 0, 0]])
+    allowed = [[[3, 11], [8], [9, 2, 4]], [[7, 5], [3, 1]]]
+    rows: list[int] = []
+
+    def count(module, inputs, out) -> None:
+        rows.append(int(inputs[0].shape[1]))
+
+    hook = model.lm_head.register_forward_hook(count)
+    try:
+        full = token_logprobs(model, ids, attn, 0.7, allowed, comp)
+        part = token_logprobs(model, ids, attn, 0.7, allowed, comp, only=comp)
+    finally:
+        hook.remove()
+    assert rows == [7, 5]  # every position, then positions 1, 2, 3, 4, 5 only
+    assert torch.allclose(part[comp.bool()], full[comp.bool()], atol=1e-6)
+    assert torch.all(part[~comp.bool()] == 0)
+    assert float(full[0, 2].detach()) != 0  # a prompt token the full pass scores
+    g_full = torch.autograd.grad((full * comp).sum(), list(model.parameters()))
+    g_part = torch.autograd.grad(part.sum(), list(model.parameters()))
+    for a, b in zip(g_full, g_part):
+        assert torch.allclose(a, b, atol=1e-6)
+    none = token_logprobs(model, ids, attn, only=torch.zeros_like(comp))
+    assert torch.all(none == 0)
+    with pytest.raises(ValueError, match="leaves out"):
+        token_logprobs(model, ids, attn, 0.7, allowed, comp, only=comp * 0 + (comp.cumsum(1) == 1))
+
+
 def test_token_logprobs_reject_sets_that_do_not_fit() -> None:
     model = toy_model()
     ids = torch.tensor([[1, 2, 5, 3]])

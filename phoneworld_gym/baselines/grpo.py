@@ -105,20 +105,61 @@ def pack(samples: Sequence[StepSample], pad_id: int
     return ids, attn, comp
 
 
+def _keeps_positions(model: Any) -> bool:
+    """Whether ``model``'s forward takes ``logits_to_keep`` (transformers' causal LMs)."""
+    import inspect
+
+    try:
+        return "logits_to_keep" in inspect.signature(model.forward).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor,
                    temperature: float = 1.0, allowed: Sequence[list[list[int]] | None] = (),
-                   completion_mask: torch.Tensor | None = None) -> torch.Tensor:
+                   completion_mask: torch.Tensor | None = None, *,
+                   only: torch.Tensor | None = None) -> torch.Tensor:
     """``out[b, t] = log p(input_ids[b, t] | input_ids[b, :t])`` under ``model`` with its
     logits divided by ``temperature`` (the distribution the tokens were sampled from);
     ``out[:, 0]`` is 0 (the first token has no context).
 
     ``allowed[b]`` (with ``completion_mask``), when not None, lists for each completion token
     of sample ``b`` the tokens constrained decoding allowed at its place: that token's
-    probability is then normalised over those tokens only, as it was sampled."""
-    logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1]
-    scaled = logits.float() / temperature
-    logp = torch.log_softmax(scaled, dim=-1)
-    picked = logp.gather(-1, input_ids[:, 1:, None]).squeeze(-1)
+    probability is then normalised over those tokens only, as it was sampled.
+
+    ``only`` (``[B, T]``, nonzero where wanted): compute the log-probabilities of those
+    tokens only, 0 elsewhere. The vocabulary projection and softmax then run at the
+    positions that predict them (the completions', a few dozen of a prompt's ~1,000), not
+    at every position: the same values, a fraction of the work and memory."""
+    if only is not None:
+        # position t - 1 predicts token t: the union over the batch of those positions
+        want = only.bool().clone()
+        want[:, 0] = False
+        keep = want.any(dim=0).nonzero().squeeze(-1) - 1
+        if keep.numel() == 0:
+            return torch.zeros(input_ids.shape, dtype=torch.float32, device=input_ids.device)
+        if _keeps_positions(model):
+            logits = model(input_ids=input_ids, attention_mask=attention_mask,
+                           logits_to_keep=keep).logits
+        else:
+            logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, keep]
+        scaled_kept = logits.float() / temperature
+        logp_kept = torch.log_softmax(scaled_kept, dim=-1)
+        nxt = input_ids[:, keep + 1]
+        picked_kept = logp_kept.gather(-1, nxt[:, :, None]).squeeze(-1)
+        picked = torch.zeros((input_ids.shape[0], input_ids.shape[1] - 1),
+                             dtype=picked_kept.dtype, device=input_ids.device)
+        picked = picked.index_copy(1, keep, picked_kept)
+        # where is each position among the kept ones (for the allowed-token renormalising)
+        slot = torch.full((input_ids.shape[1] - 1,), -1, dtype=torch.long,
+                          device=input_ids.device)
+        slot[keep] = torch.arange(keep.numel(), device=input_ids.device)
+    else:
+        logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1]
+        scaled_kept = logits.float() / temperature
+        logp = torch.log_softmax(scaled_kept, dim=-1)
+        picked = logp.gather(-1, input_ids[:, 1:, None]).squeeze(-1)
+        slot = torch.arange(input_ids.shape[1] - 1, device=input_ids.device)
     rows: list[int] = []
     cols: list[int] = []
     sets: list[list[int]] = []
@@ -147,11 +188,15 @@ def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Te
             valid[i, :len(ok)] = True
         r = torch.tensor(rows, device=input_ids.device)
         c = torch.tensor(cols, device=input_ids.device)
-        at = scaled[r, c]  # (N, V)
+        if bool((slot[c] < 0).any()):
+            raise ValueError("allowed token sets sit at completion tokens that `only` leaves "
+                             "out")
+        at = scaled_kept[r, slot[c]]  # (N, V)
         norm = torch.logsumexp(at.gather(1, idx).masked_fill(~valid, float("-inf")), dim=1)
         chosen = at.gather(1, input_ids[r, c + 1][:, None]).squeeze(1)
         picked = picked.index_put((r, c), chosen - norm)
-    return torch.cat([torch.zeros_like(picked[:, :1]), picked], dim=1)
+    out = torch.cat([torch.zeros_like(picked[:, :1]), picked], dim=1)
+    return torch.where(only.bool(), out, 0.0) if only is not None else out
 
 
 def grpo_loss(logp: torch.Tensor, old_logp: torch.Tensor, advantages: torch.Tensor,
@@ -299,7 +344,7 @@ def compute_logprobs(model: Any, samples: Sequence[StepSample], pad_id: int,
             dev = model_device(model)
             sets = [s.allowed for s in chunk] if allowed_only else []
             lp = token_logprobs(model, ids.to(dev), attn.to(dev), temperature, sets,
-                                comp.to(dev)).cpu()
+                                comp.to(dev), only=comp.to(dev)).cpu()
             for b, _s in enumerate(chunk):
                 out.append(lp[b][comp[b].bool()].tolist())
     return out
@@ -477,7 +522,7 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
                 ids, attn, comp = pack(toks, pad_id)
                 logp = token_logprobs(model, ids.to(dev), attn.to(dev), temp,
                                       [s.allowed for s in toks] if only else [],
-                                      comp.to(dev))
+                                      comp.to(dev), only=comp.to(dev))
                 old = spread([s.old_logprobs or [] for s in toks], comp).to(dev)
                 ref_lp = (spread([s.ref_logprobs or [] for s in toks], comp).to(dev)
                           if toks[0].ref_logprobs is not None else None)
