@@ -174,9 +174,14 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
               f"{r['steps_per_s']:>6.2f} steps/s")
     print(f"speed-up {a['steps_per_s'] / b['steps_per_s']:.2f}x")
     um, uu = out["update_merged"], out["update_unmerged"]
+    ua = out["update_merged_all_logits"]
     print(f"policy update on those groups' samples (2 epochs, minibatch 32): "
-          f"{uu['seconds']:.1f} s unmerged ({uu['passes']:.0f} passes) -> {um['seconds']:.1f} s "
-          f"merged ({um['passes']:.0f} passes): {uu['seconds'] / um['seconds']:.2f}x")
+          f"{uu['seconds']:.1f} s unmerged ({uu['passes']:.0f} passes) -> {ua['seconds']:.1f} s "
+          f"merged ({ua['passes']:.0f} passes) -> {um['seconds']:.1f} s with logits at "
+          f"completion tokens only: {uu['seconds'] / um['seconds']:.2f}x")
+    before = b["seconds"] + uu["seconds"]
+    after = a["seconds"] + um["seconds"]
+    print(f"rollouts + update: {before:.1f} s -> {after:.1f} s: {before / after:.2f}x")
     return out
 
 
@@ -187,6 +192,7 @@ def update_speed(lm, groups) -> dict[str, dict[str, float]]:
 
     import numpy as np
 
+    from phoneworld_gym.baselines import grpo
     from phoneworld_gym.baselines.grpo import GRPOSettings, group_samples, update_policy
 
     samples = []
@@ -197,13 +203,21 @@ def update_speed(lm, groups) -> dict[str, dict[str, float]]:
         samples += group_samples(group, rewards, balance=True, group_id=gid)
     settings = GRPOSettings(epochs=2, minibatch=32, lr=2e-4, temperature=1.0)
     out = {}
-    for name, smps in (("update_merged", samples),
-                       ("update_unmerged", [dataclasses_replace(s, group=-1) for s in samples])):
+    unmerged = [dataclasses_replace(s, group=-1) for s in samples]
+    # before: every sample its own pass, logits at every position; then identical samples
+    # merged; then the vocabulary projection at completion positions only (the update now)
+    for name, smps, only in (("update_unmerged", unmerged, False),
+                             ("update_merged_all_logits", samples, False),
+                             ("update_merged", samples, True)):
         model = copy.deepcopy(lm.model)
         opt = torch.optim.AdamW(model.parameters(), lr=2e-4)
+        grpo.COMPLETION_LOGITS_ONLY = only
         t0 = time.perf_counter()
-        st = update_policy(model, opt, smps, settings, lm.tokenizer.pad_token_id or 0,
-                           rng=np.random.default_rng(0))
+        try:
+            st = update_policy(model, opt, smps, settings, lm.tokenizer.pad_token_id or 0,
+                               rng=np.random.default_rng(0))
+        finally:
+            grpo.COMPLETION_LOGITS_ONLY = True
         out[name] = {"seconds": round(time.perf_counter() - t0, 2), "passes": st["passes"],
                      "samples": st["samples"]}
     return out

@@ -105,6 +105,11 @@ def pack(samples: Sequence[StepSample], pad_id: int
     return ids, attn, comp
 
 
+#: the update and the old/reference log-probabilities score completion tokens only
+#: (``token_logprobs(only=...)``); False: at every position, as before (for the benchmark)
+COMPLETION_LOGITS_ONLY = True
+
+
 def _keeps_positions(model: Any) -> bool:
     """Whether ``model``'s forward takes ``logits_to_keep`` (transformers' causal LMs)."""
     import inspect
@@ -344,7 +349,8 @@ def compute_logprobs(model: Any, samples: Sequence[StepSample], pad_id: int,
             dev = model_device(model)
             sets = [s.allowed for s in chunk] if allowed_only else []
             lp = token_logprobs(model, ids.to(dev), attn.to(dev), temperature, sets,
-                                comp.to(dev), only=comp.to(dev)).cpu()
+                                comp.to(dev),
+                                only=comp.to(dev) if COMPLETION_LOGITS_ONLY else None).cpu()
             for b, _s in enumerate(chunk):
                 out.append(lp[b][comp[b].bool()].tolist())
     return out
@@ -522,7 +528,8 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
                 ids, attn, comp = pack(toks, pad_id)
                 logp = token_logprobs(model, ids.to(dev), attn.to(dev), temp,
                                       [s.allowed for s in toks] if only else [],
-                                      comp.to(dev), only=comp.to(dev))
+                                      comp.to(dev),
+                                      only=comp.to(dev) if COMPLETION_LOGITS_ONLY else None)
                 old = spread([s.old_logprobs or [] for s in toks], comp).to(dev)
                 ref_lp = (spread([s.ref_logprobs or [] for s in toks], comp).to(dev)
                           if toks[0].ref_logprobs is not None else None)
