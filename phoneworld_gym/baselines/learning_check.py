@@ -73,6 +73,9 @@ class CheckConfig:
     #: "named" (the trie over replies that name their element before its index, and SFT on
     #: such replies) or "whole" (each candidate scored as a whole)
     decoding: str = "trie"
+    #: grounding examples mixed into SFT ("tap the element called X" on the oracle screens
+    #: of every train task at seeds 0-1, :mod:`~phoneworld_gym.baselines.grounding`); 0: none
+    grounding: int = 0
     seed: int = 0
     threads: int = 2
 
@@ -154,6 +157,17 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     model = AutoModelForCausalLM.from_pretrained(base)
     env = PhoneEnv(cfg.task, split="train", obs_mode="a11y")
     examples = sft_examples(demos, tok.eos_token, named=cfg.decoding == "named")
+    if cfg.grounding:
+        import datasets
+
+        from phoneworld_gym.baselines.grounding import grounding_examples, oracle_screens
+
+        screens = oracle_screens(None, seeds=[s for s in demo_seeds[:2]])
+        extra = grounding_examples(screens, cfg.grounding, eos=tok.eos_token, seed=cfg.seed,
+                                   named=cfg.decoding == "named")
+        examples = datasets.concatenate_datasets([examples, extra])
+        log(f"SFT data: {len(examples) - len(extra)} demonstration steps + {len(extra)} "
+            f"grounding examples from {len(screens)} screens")
     select_seeds = _range(cfg.select_seeds)
     # SFT in chunks of sft_chunk steps, each measured on the selection seeds; the first
     # checkpoint that solves at least select_low of them (at most sft_steps in all) is the
