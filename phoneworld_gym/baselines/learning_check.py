@@ -76,6 +76,10 @@ class CheckConfig:
     #: grounding examples mixed into SFT ("tap the element called X" on the oracle screens
     #: of every train task at seeds 0-1, :mod:`~phoneworld_gym.baselines.grounding`); 0: none
     grounding: int = 0
+    #: with ``grounding``: 0 mixes the grounding examples into SFT's data; N > 0 trains on
+    #: them alone for N steps first (pretraining on the suite's screens), then SFT on the
+    #: demonstrations alone as without them
+    grounding_steps: int = 0
     seed: int = 0
     threads: int = 2
 
@@ -165,9 +169,17 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
         screens = oracle_screens(None, seeds=[s for s in demo_seeds[:2]])
         extra = grounding_examples(screens, cfg.grounding, eos=tok.eos_token, seed=cfg.seed,
                                    named=cfg.decoding == "named")
-        examples = datasets.concatenate_datasets([examples, extra])
-        log(f"SFT data: {len(examples) - len(extra)} demonstration steps + {len(extra)} "
-            f"grounding examples from {len(screens)} screens")
+        if cfg.grounding_steps:
+            rec = train_sft(model, tok, extra, out / "grounding",
+                            SFTSettings(max_steps=cfg.grounding_steps, batch_size=cfg.sft_batch,
+                                        lr=cfg.sft_lr, seed=cfg.seed, max_length=4096,
+                                        warmup_ratio=0.0))
+            log(f"grounding: {cfg.grounding_steps} steps on {len(extra)} examples from "
+                f"{len(screens)} screens, loss {rec['loss'][0]:.3f} -> {rec['loss'][-1]:.3f}")
+        else:
+            examples = datasets.concatenate_datasets([examples, extra])
+            log(f"SFT data: {len(examples) - len(extra)} demonstration steps + {len(extra)} "
+                f"grounding examples from {len(screens)} screens")
     select_seeds = _range(cfg.select_seeds)
     # SFT in chunks of sft_chunk steps, each measured on the selection seeds; the first
     # checkpoint that solves at least select_low of them (at most sft_steps in all) is the
