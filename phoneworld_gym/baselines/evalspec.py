@@ -19,6 +19,16 @@ AGENT_FORMS = ("oracle", "random", "checkpoint:PATH", "openai:MODEL")
 DECODINGS = ("free", "constrained", "named", "whole")
 
 
+def decoding_kwargs(decoding: str) -> dict[str, Any]:
+    """The :class:`~phoneworld_gym.baselines.lm_agent.LMAgent` keywords of a decoding of
+    :data:`DECODINGS`; ``ValueError`` for another."""
+    if decoding not in DECODINGS:
+        raise ValueError(f"decoding must be one of {DECODINGS}, got {decoding!r}")
+    constrained: bool | str = {"free": False, "constrained": True, "named": True,
+                               "whole": "whole"}[decoding]
+    return {"constrained": constrained, "named": decoding == "named"}
+
+
 @dataclasses.dataclass(frozen=True)
 class EvalSpec:
     """What an evaluation plays: everything a worker needs to rebuild its env and agent."""
@@ -118,9 +128,7 @@ def make_agent_factory(spec: EvalSpec) -> Callable[[Any, str, int, int], Any]:
         from phoneworld_gym.baselines.lm_agent import LMAgent, LocalModel
 
         lm = LocalModel.load(rest)
-        modes: dict[str, bool | str] = {"free": False, "constrained": True, "named": True,
-                                        "whole": "whole"}
-        constrained = modes[spec.decoding]
+        decoding = decoding_kwargs(spec.decoding)
 
         if spec.action_format != "androidworld":
             # a checkpoint of a published agent speaks its own format: the format's prompt
@@ -136,8 +144,7 @@ def make_agent_factory(spec: EvalSpec) -> Callable[[Any, str, int, int], Any]:
             return native
 
         def checkpoint(env: Any, task: str, seed: int, attempt: int) -> Any:
-            return LMAgent(lm, temperature=spec.temperature, constrained=constrained,
-                           named=spec.decoding == "named",
+            return LMAgent(lm, temperature=spec.temperature, **decoding,
                            seed=agent_seed(f"{task}#{attempt}", seed))
         return checkpoint
     if kind == "openai":

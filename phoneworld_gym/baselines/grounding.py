@@ -36,23 +36,10 @@ def oracle_screens(tasks: str | Sequence[str] | None = None, *, seeds: Iterable[
                    split: str | None = "train") -> list[str]:
     """The accessibility trees (XML) of every screen the oracle meets on ``tasks`` (train
     tasks by default) for each of ``seeds``, each distinct tree once."""
-    from phoneworld_gym.env import PhoneEnv
+    from phoneworld_gym.baselines.tiny import oracle_steps
 
-    out: dict[str, None] = {}
-    env = PhoneEnv(tasks, split=split, obs_mode="a11y")
-    try:
-        for task in env.task_ids:
-            for seed in seeds:
-                obs, _ = env.reset(seed=seed, options={"task": task})
-                out.setdefault(str(obs["a11y"]), None)
-                for action in env.oracle():
-                    obs, _, term, trunc, _ = env.step(action)
-                    out.setdefault(str(obs["a11y"]), None)
-                    if term or trunc:
-                        break
-    finally:
-        env.close()
-    return list(out)
+    steps = oracle_steps(tasks, seeds=seeds, split=split)
+    return list(dict.fromkeys(str(obs["a11y"]) for obs, _, _ in steps))
 
 
 def _name(e: UIElement) -> str:

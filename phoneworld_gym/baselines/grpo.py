@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from phoneworld_gym.baselines.scoring import takes_argument
+
 
 # -- the math -------------------------------------------------------------------------------
 def group_advantages(rewards: Sequence[float], eps: float = 1e-4) -> list[float]:
@@ -110,16 +112,6 @@ def pack(samples: Sequence[StepSample], pad_id: int
 COMPLETION_LOGITS_ONLY = True
 
 
-def _keeps_positions(model: Any) -> bool:
-    """Whether ``model``'s forward takes ``logits_to_keep`` (transformers' causal LMs)."""
-    import inspect
-
-    try:
-        return "logits_to_keep" in inspect.signature(model.forward).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor,
                    temperature: float = 1.0, allowed: Sequence[list[list[int]] | None] = (),
                    completion_mask: torch.Tensor | None = None, *,
@@ -143,7 +135,7 @@ def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Te
         keep = want.any(dim=0).nonzero().squeeze(-1) - 1
         if keep.numel() == 0:
             return torch.zeros(input_ids.shape, dtype=torch.float32, device=input_ids.device)
-        if _keeps_positions(model):
+        if takes_argument(model, "logits_to_keep"):
             logits = model(input_ids=input_ids, attention_mask=attention_mask,
                            logits_to_keep=keep).logits
         else:

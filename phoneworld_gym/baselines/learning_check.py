@@ -101,12 +101,12 @@ def _log_default(line: str) -> None:
 
 
 def _constrained(decoding: str) -> dict[str, Any]:
-    """``LMAgent`` keywords of a decoding."""
+    """``LMAgent`` keywords of a decoding ("trie" is the recipe's "constrained")."""
+    from phoneworld_gym.baselines.evalspec import decoding_kwargs
+
     if decoding not in ("trie", "whole", "named"):
         raise ValueError(f"decoding must be 'trie', 'named' or 'whole', got {decoding!r}")
-    if decoding == "named":
-        return {"constrained": "trie", "named": True}
-    return {"constrained": decoding}
+    return decoding_kwargs("constrained" if decoding == "trie" else decoding)
 
 
 def evaluate(model: Any, tokenizer: Any, env: Any, task: str, seeds: Sequence[int],

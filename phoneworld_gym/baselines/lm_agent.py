@@ -386,18 +386,9 @@ class LocalModel:
         """``{"logits_to_keep": 1}`` where the model's forward takes it (transformers' causal
         LMs do): trie decoding reads only the last position's logits, and the vocabulary
         projection of every prompt position is a fifth to a third of a small model's pass."""
-        import inspect
+        from phoneworld_gym.baselines.scoring import takes_argument
 
-        model = self.model
-        got = self.__dict__.get("_last_only_kw")
-        if got is None or got[0] is not model:
-            try:
-                params = inspect.signature(model.forward).parameters
-            except (TypeError, ValueError):
-                params = {}
-            kw = {"logits_to_keep": 1} if "logits_to_keep" in params else {}
-            got = self._last_only_kw = (model, kw)
-        return dict(got[1])
+        return {"logits_to_keep": 1} if takes_argument(self.model, "logits_to_keep") else {}
 
     def _weights_version(self) -> tuple[int, ...]:
         """Changes whenever the weights are changed in place (an optimiser step): torch's

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from phoneworld_gym.baselines.evalspec import DECODINGS
+from phoneworld_gym.baselines.evalspec import DECODINGS, decoding_kwargs
 from phoneworld_gym.baselines.grpo import Episode, GRPOSettings, play, train_grpo, verified_reward
 from phoneworld_gym.baselines.report import EvalRecord, write_report
 from phoneworld_gym.baselines.sampler import (
@@ -561,11 +561,8 @@ def make_lm_agent(path_or_objects: Any, *, temperature: float, max_new_tokens: i
     it writes only the screen's candidate actions)."""
     from phoneworld_gym.baselines.lm_agent import LMAgent
 
-    constrained: bool | str = {"free": False, "constrained": True, "named": True,
-                               "whole": "whole"}[decoding]
     return LMAgent(path_or_objects, temperature=temperature, max_new_tokens=max_new_tokens,
-                   seed=seed, device=device, constrained=constrained,
-                   named=decoding == "named")
+                   seed=seed, device=device, **decoding_kwargs(decoding))
 
 
 def evaluate_policy(stage: str, make_agent: Callable[[], Any], cfg: RecipeConfig,

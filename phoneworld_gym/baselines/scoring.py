@@ -27,14 +27,19 @@ from typing import Any
 import torch
 
 
+def takes_argument(model: Any, name: str) -> bool:
+    """Whether ``model``'s forward names the argument ``name`` (``logits_to_keep``,
+    ``cache``: what differs between transformers versions and wrappers)."""
+    try:
+        return name in inspect.signature(model.forward).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _cache_kw(model: Any) -> str:
     """The name the model's forward takes its key/value cache under (``cache`` in newer
     transformers, ``past_key_values`` before)."""
-    try:
-        params = inspect.signature(model.forward).parameters
-    except (TypeError, ValueError):
-        return "past_key_values"
-    return "cache" if "cache" in params else "past_key_values"
+    return "cache" if takes_argument(model, "cache") else "past_key_values"
 
 
 def _cache_of(out: Any) -> Any:

@@ -23,12 +23,13 @@ PAD = "<|pad|>"
 MAX_POSITIONS = 8192
 
 
-def oracle_corpus(tasks: str | Sequence[str] | None = None, *, seeds: Iterable[int] = (0,),
-                  split: str | None = "train") -> Iterator[str]:
-    """Prompt + completion texts, one per step of each task's oracle episode per seed: the
-    text a tokenizer for PhoneWorld should compress well. ``split="train"`` (the default)
-    keeps the held-out test tasks and wordings out of it."""
-    from phoneworld_gym.baselines.prompt import Turn, build_prompt, format_action
+def oracle_steps(tasks: str | Sequence[str] | None = None, *, seeds: Iterable[int] = (0,),
+                 split: str | None = "train") -> Iterator[tuple[dict[str, Any], Any, tuple]]:
+    """``(obs, action, history)`` at every step of each task's oracle episode per seed
+    (``history``: the episode's earlier steps as ``Turn``), then ``(obs, None, history)``
+    for the screen the episode ends on. ``split="train"`` (the default) keeps the held-out
+    test tasks and wordings out."""
+    from phoneworld_gym.baselines.prompt import Turn
     from phoneworld_gym.env import PhoneEnv
 
     env = PhoneEnv(tasks, split=split, obs_mode="a11y")
@@ -38,14 +39,26 @@ def oracle_corpus(tasks: str | Sequence[str] | None = None, *, seeds: Iterable[i
                 obs, _ = env.reset(seed=seed, options={"task": task})
                 history: list[Turn] = []
                 for action in env.oracle():
-                    yield build_prompt(obs["goal"], obs["a11y"], history) + format_action(
-                        action) + EOS
+                    yield obs, action, tuple(history)
                     obs, _, term, trunc, info = env.step(action)
                     history.append(Turn(action, info["action_error"]))
                     if term or trunc:
                         break
+                yield obs, None, tuple(history)
     finally:
         env.close()
+
+
+def oracle_corpus(tasks: str | Sequence[str] | None = None, *, seeds: Iterable[int] = (0,),
+                  split: str | None = "train") -> Iterator[str]:
+    """Prompt + completion texts, one per step of each task's oracle episode per seed: the
+    text a tokenizer for PhoneWorld should compress well. ``split="train"`` (the default)
+    keeps the held-out test tasks and wordings out of it."""
+    from phoneworld_gym.baselines.prompt import build_prompt, format_action
+
+    for obs, action, history in oracle_steps(tasks, seeds=seeds, split=split):
+        if action is not None:
+            yield build_prompt(obs["goal"], obs["a11y"], history) + format_action(action) + EOS
 
 
 def train_tokenizer(corpus_texts: Iterable[str], vocab: int = 2000) -> object:
