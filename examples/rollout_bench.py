@@ -137,57 +137,83 @@ def main() -> None:
             "same_replies": same, "groups": groups, "args": vars(args)}, indent=1))
 
 
+MEMOS = ("_memo", "_head", "_encoded", "_tries", "_candidate_ids")
+
+
 def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
     """GRPO-style rollouts: ``--groups`` instances of ``--task`` x 8 episodes at temperature
-    1, before (generate, no caches) and after (forced runs, the system message's cache and
-    the recent-prompt cache, which a group's episodes share wherever they meet one screen);
-    env-steps per second of whole episodes, env steps included."""
+    1, before (generate, no caches) and after (forced runs, the system message's cache, the
+    recent-pass cache a group's episodes share wherever they meet one screen or branch, and
+    each screen's candidates and trie kept); env-steps per second of whole episodes, env
+    steps included. ``--rounds`` rounds in alternating order, every cache emptied before
+    each; the median round counts."""
     from phoneworld_gym.baselines.grpo import play
     from phoneworld_gym.baselines.lm_agent import LMAgent
     from phoneworld_gym.env import PhoneEnv
 
     env = PhoneEnv(args.task, split="train", obs_mode="a11y")
-    out: dict[str, dict[str, float]] = {}
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    played = []
     try:
-        for name in ("before", "after"):
-            lm.fast_trie = lm.prefix_cache = name == "after"
-            lm.prompt_cache = 16 if name == "after" else 0
-            agent = LMAgent(lm, temperature=1.0, constrained=True, seed=0, max_new_tokens=40)
-            steps, t0 = 0, time.perf_counter()
-            played = []
-            for k in range(args.groups):
-                group = [play(env, agent, "mock", args.task, 1000 + k, 6) for _ in range(8)]
-                steps += sum(len(ep.steps) for ep in group)
-                played.append(group)
-            sec = time.perf_counter() - t0
-            out[name] = {"env_steps": steps, "seconds": round(sec, 2),
-                         "steps_per_s": round(steps / sec, 2)}
+        for r in range(args.rounds):
+            for name in (("before", "after") if r % 2 == 0 else ("after", "before")):
+                lm.fast_trie = lm.prefix_cache = name == "after"
+                lm.prompt_cache = type(lm).prompt_cache if name == "after" else 0
+                for memo in MEMOS:
+                    lm.__dict__.pop(memo, None)
+                agent = LMAgent(lm, temperature=1.0, constrained=True, seed=0,
+                                max_new_tokens=40)
+                steps, t0 = 0, time.perf_counter()
+                groups = []
+                for k in range(args.groups):
+                    group = [play(env, agent, "mock", args.task, 1000 + k, 6)
+                             for _ in range(8)]
+                    steps += sum(len(ep.steps) for ep in group)
+                    groups.append(group)
+                sec = time.perf_counter() - t0
+                runs[name].append({"env_steps": steps, "seconds": round(sec, 2),
+                                   "steps_per_s": round(steps / sec, 2)})
+                print(f"round {r + 1} rollouts {name}: {steps} env steps in {sec:.2f} s",
+                      flush=True)
+                if name == "after":
+                    played = groups  # the update's samples: the sampler's log-probs recorded
     finally:
         env.close()
-    out.update(update_speed(lm, played))
+    out: dict[str, dict[str, float]] = {
+        name: {k: statistics.median(run[k] for run in rs) for k in rs[0]}
+        for name, rs in runs.items()}
+    out.update(update_speed(lm, played, args.rounds))
     b, a = out["before"], out["after"]
     print(f"\ngroup rollouts ({args.task}, {args.groups} groups x 8 episodes, T=1"
-          f"{', model ' + args.model if args.model else ', untrained model'}):")
+          f"{', model ' + args.model if args.model else ', untrained model'}; median of "
+          f"{args.rounds} rounds):")
     for name in ("before", "after"):
         r = out[name]
-        print(f"{name:8} {r['env_steps']:>5} env steps in {r['seconds']:>6.1f} s: "
+        print(f"{name:8} {r['env_steps']:>5.0f} env steps in {r['seconds']:>6.2f} s: "
               f"{r['steps_per_s']:>6.2f} steps/s")
     print(f"speed-up {a['steps_per_s'] / b['steps_per_s']:.2f}x")
     um, uu = out["update_merged"], out["update_unmerged"]
-    ua = out["update_merged_all_logits"]
-    print(f"policy update on those groups' samples (2 epochs, minibatch 32): "
-          f"{uu['seconds']:.1f} s unmerged ({uu['passes']:.0f} passes) -> {ua['seconds']:.1f} s "
-          f"merged ({ua['passes']:.0f} passes) -> {um['seconds']:.1f} s with logits at "
-          f"completion tokens only: {uu['seconds'] / um['seconds']:.2f}x")
+    ua, uc = out["update_merged_all_logits"], out["update_completion_logits"]
+    us = out["update_shared"]
+    print(f"policy update on those groups' samples (2 epochs, minibatch 32; median): "
+          f"{uu['seconds']:.2f} s unmerged ({uu['passes']:.0f} samples) -> "
+          f"{ua['seconds']:.2f} s merged ({ua['passes']:.0f} samples) -> {uc['seconds']:.2f} s "
+          f"with logits at completion tokens only -> {us['seconds']:.2f} s with shared prompt "
+          f"parts run once -> {um['seconds']:.2f} s with the sampler's log-probabilities as "
+          f"the old ones: {uu['seconds'] / um['seconds']:.2f}x")
     before = b["seconds"] + uu["seconds"]
     after = a["seconds"] + um["seconds"]
-    print(f"rollouts + update: {before:.1f} s -> {after:.1f} s: {before / after:.2f}x")
+    print(f"rollouts + update: {before:.2f} s -> {after:.2f} s: {before / after:.2f}x")
     return out
 
 
-def update_speed(lm, groups) -> dict[str, dict[str, float]]:
+def update_speed(lm, groups, rounds: int = 1) -> dict[str, dict[str, float]]:
     """One policy update on the groups' samples (rewards: the verifier's, a stand-in spread
-    where a group has none), with identical samples merged and not (group ids dropped)."""
+    where a group has none), each variant from the same weights, ``rounds`` times in
+    rotating order (median seconds): every sample its own pass with logits everywhere
+    (before); identical samples merged; logits at completion tokens only; each distinct
+    prompt and the shared head run once; the sampler's log-probabilities as the old ones
+    (now)."""
     import copy
 
     import numpy as np
@@ -202,25 +228,34 @@ def update_speed(lm, groups) -> dict[str, dict[str, float]]:
             rewards = [float(i % 2) for i in range(len(group))]
         samples += group_samples(group, rewards, balance=True, group_id=gid)
     settings = GRPOSettings(epochs=2, minibatch=32, lr=2e-4, temperature=1.0)
-    out = {}
     unmerged = [dataclasses_replace(s, group=-1) for s in samples]
-    # before: every sample its own pass, logits at every position; then identical samples
-    # merged; then the vocabulary projection at completion positions only (the update now)
-    for name, smps, only in (("update_unmerged", unmerged, False),
-                             ("update_merged_all_logits", samples, False),
-                             ("update_merged", samples, True)):
-        model = copy.deepcopy(lm.model)
-        opt = torch.optim.AdamW(model.parameters(), lr=2e-4)
-        grpo.COMPLETION_LOGITS_ONLY = only
-        t0 = time.perf_counter()
-        try:
-            st = update_policy(model, opt, smps, settings, lm.tokenizer.pad_token_id or 0,
-                               rng=np.random.default_rng(0))
-        finally:
-            grpo.COMPLETION_LOGITS_ONLY = True
-        out[name] = {"seconds": round(time.perf_counter() - t0, 2), "passes": st["passes"],
-                     "samples": st["samples"]}
-    return out
+    variants = [("update_unmerged", unmerged, False, False, False),
+                ("update_merged_all_logits", samples, False, False, False),
+                ("update_completion_logits", samples, True, False, False),
+                ("update_shared", samples, True, True, False),
+                ("update_merged", samples, True, True, True)]
+    times: dict[str, list[float]] = {v[0]: [] for v in variants}
+    stats: dict[str, dict[str, float]] = {}
+    for r in range(rounds):
+        for name, smps, only, share, drawn in variants[r % 5:] + variants[:r % 5]:
+            model = copy.deepcopy(lm.model)
+            opt = torch.optim.AdamW(model.parameters(), lr=2e-4)
+            grpo.COMPLETION_LOGITS_ONLY = only
+            grpo.SHARED_PREFIX = share
+            grpo.SAMPLER_LOGPROBS = drawn
+            t0 = time.perf_counter()
+            try:
+                st = update_policy(model, opt, [copy.copy(s) for s in smps], settings,
+                                   lm.tokenizer.pad_token_id or 0, rng=np.random.default_rng(0))
+            finally:
+                grpo.COMPLETION_LOGITS_ONLY = grpo.SHARED_PREFIX = True
+                grpo.SAMPLER_LOGPROBS = True
+            times[name].append(time.perf_counter() - t0)
+            stats[name] = {"passes": st["passes"], "samples": st["samples"],
+                           "ratio": st["ratio"], "loss": st["loss"]}
+            print(f"round {r + 1} {name}: {times[name][-1]:.2f} s", flush=True)
+    return {name: {"seconds": round(statistics.median(times[name]), 3), "rounds": times[name],
+                   **stats[name]} for name in times}
 
 
 def dataclasses_replace(obj, **kw):

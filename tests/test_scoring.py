@@ -322,3 +322,131 @@ def test_merging_identical_samples_leaves_the_update_unchanged(kind: str) -> Non
     for a, b in zip(*after):
         assert torch.allclose(a, b, atol=1e-6)
     assert any(not torch.equal(a, p) for a, p in zip(after[0], _llama(5).parameters()))
+
+
+# -- the update's shared prompt parts, the sampler's log-probabilities, cache snapshots ------
+def _shared_batch() -> tuple[list[StepSample], list[list[list[int]] | None]]:
+    """Samples as a group gives them: one head (system message and goal), two screens seen
+    by several episodes with different actions, one screen seen once; prompts and
+    completions of several lengths."""
+    head = [1, 2, 3, 4, 5]
+    a, b, c = head + [6, 7, 8, 9], head + [10, 11], head + [6, 7, 12, 13, 14, 15]
+    rows = [(a, [20, 21, 22, 2]), (a, [20, 23, 2]), (b, [30, 2]), (a, [24, 2]),
+            (c, [20, 21, 22, 25, 26, 2]), (b, [31, 32, 2])]
+    samples = [StepSample(p, comp, 1.0 - 0.4 * i) for i, (p, comp) in enumerate(rows)]
+    allowed: list[list[list[int]] | None] = [
+        [[20, 24], [21, 23], [22], [2, 9]], [[20, 24], [21, 23], [2]], None, [[20, 24], [2]],
+        None, [[30, 31], [32], [2]]]
+    return samples, allowed
+
+
+@pytest.mark.parametrize("head", [True, False])
+def test_shared_prompt_parts_give_the_plain_passes_logprobs_and_gradients(head: bool) -> None:
+    """``token_logprobs(share=True)``: the batch's common head once, each distinct prompt
+    once, then the completions (three passes, whatever the batch size): the completion
+    tokens' log-probabilities (allowed sets included) and their gradients are the plain
+    pass's; with no common head (rows differ from their first token) two passes."""
+    from phoneworld_gym.baselines.grpo import pack, token_logprobs
+
+    samples, allowed = _shared_batch()
+    if not head:
+        samples[2].prompt_ids = [40] + samples[2].prompt_ids[1:]
+    ids, attn, comp = pack(samples, pad_id=0)
+    got = {}
+    for share in (False, True):
+        model = _llama(3)
+        calls = [0]
+        model.register_forward_pre_hook(lambda *_, c=calls: c.__setitem__(0, c[0] + 1))
+        lp = token_logprobs(model, ids, attn, 0.7, allowed, comp, only=comp, share=share)
+        grads = torch.autograd.grad((lp * torch.linspace(1, 2, lp.shape[1])).sum(),
+                                    list(model.parameters()))
+        got[share] = (lp.detach(), grads, calls[0])
+    (plain, g_plain, n_plain), (shared, g_shared, n_shared) = got[False], got[True]
+    assert n_plain == 1 and n_shared == (3 if head else 2)
+    assert torch.allclose(shared, plain, atol=1e-5)
+    assert torch.all(shared[~comp.bool()] == 0) and float(plain[comp.bool()].abs().sum()) > 1
+    for a, b in zip(g_plain, g_shared):
+        assert torch.allclose(a, b, atol=1e-5)
+
+
+def test_shared_prompt_parts_refuse_what_they_cannot_share() -> None:
+    """Wanted tokens that do not end their row, or a left-padded row: no shared pass (None),
+    and ``token_logprobs(share=True)`` gives the plain pass's values."""
+    from phoneworld_gym.baselines.grpo import pack, shared_prefix_logits, token_logprobs
+
+    samples, _ = _shared_batch()
+    ids, attn, comp = pack(samples, pad_id=0)
+    model = _llama(3)
+    first_only = comp * (comp.cumsum(1) == 1)
+    keep = torch.tensor([3])
+    assert shared_prefix_logits(model, ids, attn, first_only, keep) is None
+    left = attn.flip(1)
+    assert shared_prefix_logits(model, ids, left, comp, keep) is None
+    with torch.no_grad():
+        a = token_logprobs(model, ids, attn, 1.0, only=first_only, share=True)
+        b = token_logprobs(model, ids, attn, 1.0, only=first_only)
+    assert torch.equal(a, b)
+
+
+def test_sampled_trie_replies_record_the_logprobs_the_update_would_compute(tiny: Path) -> None:
+    """A sampled trie reply records each token's log-probability as drawn (0 where the trie
+    forced it): the update's own pass over the sample gives the same numbers; a greedy reply
+    records none. Decoding the prompt again replays its passes (the prompt's and each
+    branch's) from the cache: no forward pass at all, the same reply."""
+    from phoneworld_gym.baselines.grpo import compute_logprobs
+    from phoneworld_gym.baselines.lm_agent import LocalModel
+
+    lm = LocalModel.load(tiny)
+    allowed = ['{"action_type": "wait"}', '{"action_type": "navigate_back"}',
+               '{"action_type": "open_app", "app_name": "Contacts"}',
+               '{"action_type": "open_app", "app_name": "Clock"}']
+    msgs = [{"role": "user", "content": "Goal: open Contacts\nScreen elements:\n[0] Home"}]
+    calls = [0]
+    hook = lm.model.register_forward_pre_hook(lambda *_: calls.__setitem__(0, calls[0] + 1))
+    try:
+        seen = set()
+        for seed in range(8):
+            done = lm.generate(msgs, temperature=0.8, seed=seed, allowed=allowed)
+            assert done.logprobs is not None and len(done.logprobs) == len(done.token_ids)
+            forced = [len(ok) == 1 for ok in done.allowed_ids or []]
+            assert [lp == 0.0 for lp in done.logprobs] == forced
+            smp = StepSample(done.prompt_ids, done.token_ids, 1.0, allowed=done.allowed_ids)
+            again = compute_logprobs(lm.model, [smp], 0, 0.8)[0]
+            assert again == pytest.approx(done.logprobs, abs=1e-5)
+            seen.add(done.text)
+            n = calls[0]
+            replay = lm.generate(msgs, temperature=0.8, seed=seed, allowed=allowed)
+            assert calls[0] == n and replay.token_ids == done.token_ids
+        assert len(seen) > 1  # sampled, and every draw's numbers checked
+        assert lm.generate(msgs, temperature=0.0, allowed=allowed).logprobs is None
+    finally:
+        hook.remove()
+
+
+def test_cache_snapshots_survive_the_passes_run_on_them() -> None:
+    """A restored snapshot holds the cache as it was when taken, however far the cache it
+    was taken from has grown since, and passes on it give a fresh pass's logits."""
+    from phoneworld_gym.baselines.scoring import (
+        _cache_kw,
+        _cache_of,
+        cache_restore,
+        cache_snapshot,
+    )
+
+    model = _llama(2)
+    prompt = torch.tensor([[1, 2, 3, 4, 5, 6]])
+    with torch.no_grad():
+        past = _cache_of(model(input_ids=prompt, use_cache=True))
+        snap = cache_snapshot(past)
+        for tok in (7, 8, 9):  # grow the original
+            past = _cache_of(model(input_ids=torch.tensor([[tok]]), **{_cache_kw(model): past},
+                                   use_cache=True))
+        assert past.get_seq_length() == 9
+        for _ in range(2):
+            fresh = cache_restore(snap)
+            assert fresh.get_seq_length() == 6
+            got = model(input_ids=torch.tensor([[11, 12]]), **{_cache_kw(model): fresh},
+                        use_cache=True).logits
+            want = model(input_ids=torch.tensor([[1, 2, 3, 4, 5, 6, 11, 12]])).logits[:, 6:]
+            assert torch.allclose(got, want, atol=1e-5)
+        assert past.get_seq_length() == 9

@@ -669,3 +669,48 @@ def test_named_sft_examples_name_the_element_each_demonstrated_step_acts_on(tmp_
     assert len(names) == 4
     for goal, name in zip(demos.filter(lambda r: r["step"] == 0)["goal"], names[1::2]):
         assert name.lower() in goal.lower(), (goal, name)
+
+
+def test_the_update_takes_the_samplers_logprobs_as_the_old_ones(tiny) -> None:
+    """Episodes of a sampling trie agent carry each step's log-probabilities as drawn; the
+    update takes them as the old ones (no pass of its own before the first step) and moves
+    the weights as when it computes them; at another temperature it computes them."""
+    import copy
+
+    import gymnasium
+
+    from phoneworld_gym.baselines import grpo
+    from phoneworld_gym.baselines.grpo import group_samples, play
+    from phoneworld_gym.baselines.lm_agent import LMAgent
+
+    path, _ = tiny
+    agent = LMAgent(path, temperature=1.0, max_new_tokens=8, seed=3, constrained="trie")
+    env = gymnasium.make("PhoneWorld/All-v0", obs_mode="a11y")
+    try:
+        group = [play(env, agent, "mock", "ClockEarliestAlarm", 5, max_steps=3)
+                 for _ in range(4)]
+    finally:
+        env.close()
+    samples = group_samples(group, [1.0, 0.0, 1.0, 0.0], balance=False, group_id=0)
+    assert all(s.sampled_logprobs is not None and s.sampled_temperature == 1.0
+               and len(s.sampled_logprobs) == len(s.completion_ids) for s in samples)
+    assert any(lp < 0 for s in samples for lp in s.sampled_logprobs or [])
+    after, passes = {}, {}
+    for name, drawn, temp in (("computed", False, 1.0), ("drawn", True, 1.0),
+                              ("other_temp", True, 0.5)):
+        model = copy.deepcopy(agent.model)
+        calls = [0]
+        model.register_forward_pre_hook(lambda *_, c=calls: c.__setitem__(0, c[0] + 1))
+        opt = torch.optim.SGD(model.parameters(), lr=0.5)
+        grpo.SAMPLER_LOGPROBS = drawn
+        try:
+            update_policy(model, opt, copy.deepcopy(samples),
+                          GRPOSettings(epochs=1, minibatch=64, lr=0.5, temperature=temp), 0)
+        finally:
+            grpo.SAMPLER_LOGPROBS = True
+        after[name] = [p.detach().clone() for p in model.parameters()]
+        passes[name] = calls[0]
+    assert passes["drawn"] < passes["computed"] == passes["other_temp"]
+    for a, b in zip(after["computed"], after["drawn"]):
+        assert torch.allclose(a, b, atol=1e-5)
+    assert any(not torch.equal(a, p) for a, p in zip(after["drawn"], agent.model.parameters()))

@@ -82,6 +82,11 @@ class StepSample:
     scoring: str = "whole"
     #: how many identical samples this one stands for (:func:`merge_identical`)
     weight: float = 1.0
+    #: trie decoding by sampling: each completion token's log-probability as the sampler
+    #: drew it (over the allowed tokens, at ``sampled_temperature``); the update takes these
+    #: as the old log-probabilities instead of a pass of its own when the temperatures match
+    sampled_logprobs: list[float] | None = None
+    sampled_temperature: float = 0.0
 
 
 def pack(samples: Sequence[StepSample], pad_id: int
@@ -110,12 +115,143 @@ def pack(samples: Sequence[StepSample], pad_id: int
 #: the update and the old/reference log-probabilities score completion tokens only
 #: (``token_logprobs(only=...)``); False: at every position, as before (for the benchmark)
 COMPLETION_LOGITS_ONLY = True
+#: ... and run the prompts' shared parts once per minibatch (``token_logprobs(share=True)``:
+#: the common head once, each distinct prompt once, then the completions); False: every
+#: sample's prompt in full (for the benchmark)
+SHARED_PREFIX = True
+#: the update's old log-probabilities are the ones the sampler recorded where it did
+#: (False: a no-gradient pass over the samples computes them, as before; for the benchmark)
+SAMPLER_LOGPROBS = True
+
+
+def _rows_fit_sharing(input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                      only: torch.Tensor) -> tuple[list[int], list[int]] | None:
+    """Each row's (first wanted token, length) when the batch is right-padded and each row's
+    wanted tokens are one run that ends the row after at least one other token; None
+    otherwise (the shared pass does not apply)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for b in range(input_ids.shape[0]):
+        n = int(attention_mask[b].sum())
+        if n == 0 or not bool(attention_mask[b, :n].all()):
+            return None
+        where = only[b].nonzero().squeeze(-1)
+        if where.numel() == 0:
+            return None
+        c = int(where[0])
+        if c < 1 or int(where[-1]) != n - 1 or where.numel() != n - c:
+            return None
+        starts.append(c)
+        ends.append(n)
+    return starts, ends
+
+
+def shared_prefix_logits(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                         only: torch.Tensor, keep: torch.Tensor) -> torch.Tensor | None:
+    """The logits ``[B, len(keep), V]`` at positions ``keep`` (the union over rows of the
+    positions predicting a wanted token; what the plain pass with ``logits_to_keep=keep``
+    gives there, with gradients), computed in three passes that share work: the batch's
+    common head (the system message, the goal) once, each distinct prompt's rest once on
+    the head's key/value cache, then every row's completion on its prompt's cache. A
+    group's samples share their prompts (every episode's first screen, and more when they
+    take the same path), and all samples share the system message, so this runs a third
+    to a half of the tokens of the plain pass. Entries a row does not need are 0.
+
+    None where it does not apply: a batch not right-padded, wanted tokens that are not one
+    run ending each row, a model whose forward takes no position ids or key/value cache,
+    or whose cache is not transformers' dynamic kind (the caller then runs the plain
+    pass)."""
+    from phoneworld_gym.baselines.scoring import _cache_kw, _cache_of, _layers
+
+    fits = _rows_fit_sharing(input_ids, attention_mask, only)
+    if fits is None or takes_argument(model, "pixel_values") or not (
+            takes_argument(model, "position_ids") and
+            takes_argument(model, _cache_kw(model))):
+        return None
+    starts, ends = fits
+    dev = input_ids.device
+    rows, width = input_ids.shape
+    first = min(starts)
+    same = (input_ids[:, :first - 1] == input_ids[:1, :first - 1]).all(dim=0)
+    head = int(same.long().cumprod(0).sum())  # every row keeps >= 1 prompt token after it
+    cut = takes_argument(model, "logits_to_keep")
+    key = _cache_kw(model)
+    past = None
+    layers = None
+    if head:
+        out = model(input_ids=input_ids[:1, :head], use_cache=True,
+                    **({"logits_to_keep": 1} if cut else {}))
+        past = _cache_of(out)
+        layers = _layers(past)
+        if layers is None:
+            return None
+    # each distinct prompt's rest, once
+    distinct: dict[tuple[int, ...], int] = {}
+    which = [distinct.setdefault(tuple(input_ids[b, head:starts[b]].tolist()), len(distinct))
+             for b in range(rows)]
+    n_mid = len(distinct)
+    mid_w = max(len(r) for r in distinct)
+    mid = torch.zeros((n_mid, mid_w), dtype=torch.long, device=dev)
+    mid_mask = torch.zeros((n_mid, mid_w), dtype=torch.long, device=dev)
+    last = torch.zeros(n_mid, dtype=torch.long, device=dev)
+    for r, u in distinct.items():
+        mid[u, :len(r)] = torch.tensor(r, dtype=torch.long)
+        mid_mask[u, :len(r)] = 1
+        last[u] = len(r) - 1
+    if layers is not None:
+        for lay in layers:
+            lay.keys = lay.keys.expand(n_mid, *lay.keys.shape[1:])
+            lay.values = lay.values.expand(n_mid, *lay.values.shape[1:])
+    ones = torch.ones((n_mid, head), dtype=torch.long, device=dev)
+    at = torch.unique(last)
+    kw: dict[str, Any] = {"logits_to_keep": at} if cut else {}
+    if past is not None:
+        kw[key] = past
+    out = model(input_ids=mid, attention_mask=torch.cat([ones, mid_mask], dim=1),
+                use_cache=True, **kw)
+    mid_logits = out.logits if cut else out.logits[:, at]
+    mid_last = mid_logits[torch.arange(n_mid, device=dev), torch.searchsorted(at, last)]
+    past = _cache_of(out)
+    layers = _layers(past)
+    if layers is None:
+        return None
+    # every row's completion on its prompt's cache
+    pick = torch.tensor(which, dtype=torch.long, device=dev)
+    for lay in layers:
+        lay.keys = lay.keys[pick]
+        lay.values = lay.values[pick]
+    comp_w = max(e - c for c, e in zip(starts, ends))
+    comp = torch.zeros((rows, comp_w), dtype=torch.long, device=dev)
+    comp_mask = torch.zeros((rows, comp_w), dtype=torch.long, device=dev)
+    for b, (c, e) in enumerate(zip(starts, ends)):
+        comp[b, :e - c] = input_ids[b, c:e]
+        comp_mask[b, :e - c] = 1
+    start_t = torch.tensor(starts, dtype=torch.long, device=dev)
+    position = start_t[:, None] + torch.arange(comp_w, device=dev)[None]
+    mask = torch.cat([torch.ones((rows, head), dtype=torch.long, device=dev),
+                      mid_mask[pick], comp_mask], dim=1)
+    comp_logits = model(input_ids=comp, attention_mask=mask, position_ids=position,
+                        use_cache=True, **{key: past}).logits  # [b, j] predicts c_b + j + 1
+    # laid out as the plain pass with logits_to_keep=keep would give them
+    slot = torch.full((width,), -1, dtype=torch.long, device=dev)
+    slot[keep] = torch.arange(keep.numel(), device=dev)
+    out_logits = torch.zeros((rows, keep.numel(), comp_logits.shape[-1]),
+                             dtype=comp_logits.dtype, device=dev)
+    every = torch.arange(rows, device=dev)
+    out_logits = out_logits.index_put((every, slot[start_t - 1]), mid_last[pick])
+    r_idx = [b for b, (c, e) in enumerate(zip(starts, ends)) for _ in range(c, e - 1)]
+    j_idx = [j for c, e in zip(starts, ends) for j in range(e - 1 - c)]
+    if r_idx:
+        r = torch.tensor(r_idx, dtype=torch.long, device=dev)
+        j = torch.tensor(j_idx, dtype=torch.long, device=dev)
+        out_logits = out_logits.index_put((r, slot[start_t[r] + j]), comp_logits[r, j])
+    return out_logits
 
 
 def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor,
                    temperature: float = 1.0, allowed: Sequence[list[list[int]] | None] = (),
                    completion_mask: torch.Tensor | None = None, *,
-                   only: torch.Tensor | None = None) -> torch.Tensor:
+                   only: torch.Tensor | None = None, share: bool = False) -> torch.Tensor:
     """``out[b, t] = log p(input_ids[b, t] | input_ids[b, :t])`` under ``model`` with its
     logits divided by ``temperature`` (the distribution the tokens were sampled from);
     ``out[:, 0]`` is 0 (the first token has no context).
@@ -127,7 +263,11 @@ def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Te
     ``only`` (``[B, T]``, nonzero where wanted): compute the log-probabilities of those
     tokens only, 0 elsewhere. The vocabulary projection and softmax then run at the
     positions that predict them (the completions', a few dozen of a prompt's ~1,000), not
-    at every position: the same values, a fraction of the work and memory."""
+    at every position: the same values, a fraction of the work and memory.
+
+    ``share`` (with ``only``): compute those logits with :func:`shared_prefix_logits`, each
+    shared part of the prompts once (the same values and gradients, to float rounding),
+    where it applies; the plain pass where it does not."""
     if only is not None:
         # position t - 1 predicts token t: the union over the batch of those positions
         want = only.bool().clone()
@@ -135,7 +275,11 @@ def token_logprobs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Te
         keep = want.any(dim=0).nonzero().squeeze(-1) - 1
         if keep.numel() == 0:
             return torch.zeros(input_ids.shape, dtype=torch.float32, device=input_ids.device)
-        if takes_argument(model, "logits_to_keep"):
+        shared = shared_prefix_logits(model, input_ids, attention_mask, only, keep) \
+            if share else None
+        if shared is not None:
+            logits = shared
+        elif takes_argument(model, "logits_to_keep"):
             logits = model(input_ids=input_ids, attention_mask=attention_mask,
                            logits_to_keep=keep).logits
         else:
@@ -342,7 +486,8 @@ def compute_logprobs(model: Any, samples: Sequence[StepSample], pad_id: int,
             sets = [s.allowed for s in chunk] if allowed_only else []
             lp = token_logprobs(model, ids.to(dev), attn.to(dev), temperature, sets,
                                 comp.to(dev),
-                                only=comp.to(dev) if COMPLETION_LOGITS_ONLY else None).cpu()
+                                only=comp.to(dev) if COMPLETION_LOGITS_ONLY else None,
+                                share=SHARED_PREFIX).cpu()
             for b, _s in enumerate(chunk):
                 out.append(lp[b][comp[b].bool()].tolist())
     return out
@@ -457,7 +602,10 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
     averaged over the completion tokens the model chose (trie decoding's forced tokens
     left out). The minibatch's loss is the mean over its samples of these per-decision
     losses. Old log-probabilities are taken once, before the first step (the policy that
-    sampled); reference ones likewise when ``kl_coef`` > 0 and a reference is given."""
+    sampled): a trie-decoded sample's are those its sampler recorded (at the update's
+    temperature, over the allowed tokens), others' come from a pass over the samples
+    (``samples`` must come from ``model`` as it is now: on-policy). Reference ones likewise
+    when ``kl_coef`` > 0 and a reference is given."""
     samples = [s for s in samples if s.advantage != 0.0]
     if not samples:  # nothing to learn from: no step taken
         return {"loss": 0.0, "samples": 0.0, "minibatches": 0.0, "ratio": 1.0, "clipped": 0.0,
@@ -476,12 +624,20 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
             if settings.kl_coef and ref_model is not None:
                 smp.ref_policy = candidate_logpolicy(ref_model, smp, temp).tolist()
     if tokens:
-        for smp, lp in zip(tokens, compute_logprobs(model, tokens, pad_id, temp,
-                                                    allowed_only=only)):
+        chunk = max(8, settings.minibatch)
+        # on-policy: the sampler's own log-probabilities are the old ones, where it recorded
+        # them as this update scores them (over the allowed tokens, at its temperature)
+        rest = [s for s in tokens if not (
+            SAMPLER_LOGPROBS and only and s.sampled_logprobs is not None and
+            s.allowed is not None and abs(s.sampled_temperature - temp) < 1e-9)]
+        for smp in tokens:
+            smp.old_logprobs = list(smp.sampled_logprobs or [])
+        for smp, lp in zip(rest, compute_logprobs(model, rest, pad_id, temp, chunk,
+                                                  allowed_only=only) if rest else []):
             smp.old_logprobs = lp
         if settings.kl_coef and ref_model is not None:
             for smp, lp in zip(tokens, compute_logprobs(ref_model, tokens, pad_id, temp,
-                                                        allowed_only=only)):
+                                                        chunk, allowed_only=only)):
                 smp.ref_logprobs = lp
     rng = rng or np.random.default_rng(settings.seed)
     dev = model_device(model)
@@ -521,7 +677,8 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
                 logp = token_logprobs(model, ids.to(dev), attn.to(dev), temp,
                                       [s.allowed for s in toks] if only else [],
                                       comp.to(dev),
-                                      only=comp.to(dev) if COMPLETION_LOGITS_ONLY else None)
+                                      only=comp.to(dev) if COMPLETION_LOGITS_ONLY else None,
+                                      share=SHARED_PREFIX)
                 old = spread([s.old_logprobs or [] for s in toks], comp).to(dev)
                 ref_lp = (spread([s.ref_logprobs or [] for s in toks], comp).to(dev)
                           if toks[0].ref_logprobs is not None else None)
@@ -575,6 +732,10 @@ class Episode:
     candidates: list[list[list[int]] | None] = dataclasses.field(default_factory=list,
                                                                  repr=False)
     choices: list[int] = dataclasses.field(default_factory=list, repr=False)
+    #: per step, the sampler's log-probability of each completion token and its
+    #: temperature (None, 0: not recorded; see ``StepSample.sampled_logprobs``)
+    logprobs: list[list[float] | None] = dataclasses.field(default_factory=list, repr=False)
+    temperatures: list[float] = dataclasses.field(default_factory=list, repr=False)
     #: True when the episode ran out of ``max_steps`` before the env ended it
     capped: bool = False
     #: how whole-candidate decoding scored its candidates ("" where it was not used)
@@ -607,6 +768,8 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
     allowed: list[list[list[int]] | None] = []
     cands: list[list[list[int]] | None] = []
     choices: list[int] = []
+    logprobs: list[list[float] | None] = []
+    temps: list[float] = []
     reward, success, n, capped, scoring = 0.0, False, 0, False, ""
     while True:
         action = agent.act(obs)
@@ -615,6 +778,8 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
         allowed.append(last.get("allowed_ids"))
         cands.append(last.get("candidates"))
         choices.append(int(last.get("choice", -1)) if last.get("candidates") else -1)
+        logprobs.append(last.get("completion_logprobs"))
+        temps.append(float(last.get("temperature") or 0.0))
         scoring = str(last.get("scoring") or scoring)
         actions.append(str(last.get("completion", "")))
         obs, reward, term, trunc, info = env.step(action)
@@ -633,7 +798,8 @@ def play(env: Any, agent: Any, source: str, task: str, seed: int,
             break
     return Episode(source, task, seed, steps, success, float(reward), goal=goal,
                    actions=actions, turns=turns, screens=screens, allowed=allowed,
-                   candidates=cands, choices=choices, capped=capped, scoring=scoring)
+                   candidates=cands, choices=choices, capped=capped, scoring=scoring,
+                   logprobs=logprobs, temperatures=temps)
 
 
 def has_spread(rewards: Sequence[float]) -> bool:
@@ -703,9 +869,14 @@ def group_samples(group: Sequence[Episode], rewards: Sequence[float], balance: b
         sets = ep.allowed if len(ep.allowed) == n else [None] * n
         cands = ep.candidates if len(ep.candidates) == n else [None] * n
         picks = ep.choices if len(ep.choices) == n else [-1] * n
+        drawn = ep.logprobs if len(ep.logprobs) == n else [None] * n
+        temps = ep.temperatures if len(ep.temperatures) == n else [0.0] * n
         samples += [StepSample(p, c, a * scale, allowed=ok, candidates=cs, choice=k,
-                               group=group_id, scoring=ep.scoring or "whole")
-                    for (p, c), ok, cs, k in zip(ep.steps, sets, cands, picks) if c]
+                               group=group_id, scoring=ep.scoring or "whole",
+                               sampled_logprobs=lp if lp is not None and len(lp) == len(c)
+                               else None, sampled_temperature=t)
+                    for (p, c), ok, cs, k, lp, t in zip(ep.steps, sets, cands, picks, drawn,
+                                                        temps) if c]
     return samples
 
 

@@ -60,6 +60,23 @@ def _need_tree(obs: Mapping[str, Any]) -> Any:
     return obs["a11y"]
 
 
+def _remember(owner: Any, name: str, key: Any, make: Any, size: int = 64) -> Any:
+    """``make()``, remembered on ``owner`` under ``key`` among its ``size`` most recent
+    (``name``: which memo). A GRPO group plays one task instance many times, so its episodes
+    meet the same screens and prompts again: their candidates, tries and token ids are
+    computed once. What is remembered is shared: callers read it, never change it."""
+    memo: collections.OrderedDict[Any, Any] = owner.__dict__.setdefault(
+        name, collections.OrderedDict())
+    if key in memo:
+        memo.move_to_end(key)
+        return memo[key]
+    value = make()
+    memo[key] = value
+    while len(memo) > size:
+        memo.popitem(last=False)
+    return value
+
+
 @dataclasses.dataclass
 class Completion:
     """One generation: the prompt text and ids, the completion text and ids (the ids the
@@ -80,6 +97,11 @@ class Completion:
     candidates: list[list[int]] | None = None
     choice: int = -1
     scores: list[float] | None = None
+    #: trie decoding by sampling: each completion token's log-probability under the
+    #: distribution it was drawn from (renormalised over the allowed tokens, at
+    #: ``temperature``; 0 for a forced token): the RL update's old log-probabilities
+    logprobs: list[float] | None = None
+    temperature: float = 0.0
 
 
 def _image_from_url(url: str) -> Any:
@@ -193,8 +215,6 @@ class LocalModel:
         positions of the model's context loses tokens from its middle: the head (a quarter
         of what is left) holds the instructions and the goal, the tail the screen and the cue
         the completion follows."""
-        import torch
-
         images: list[Any] = []
         if isinstance(messages, str):
             prompt = messages
@@ -204,6 +224,16 @@ class LocalModel:
             prompt = self.prompt_text(messages)
             if self.is_vlm:
                 images = split_images(messages)[1]
+        if not self.is_vlm:  # text: the same prompt gives the same ids
+            return _remember(self, "_encoded", (prompt, room),
+                             lambda: self._encode_text(prompt, room))
+        return self._encode_text(prompt, room, images)
+
+    def _encode_text(self, prompt: str, room: int, images: list[Any] | None = None
+                     ) -> tuple[str, dict[str, Any], int, list[Any]]:
+        import torch
+
+        images = images or []
         if self.is_vlm:
             inputs = dict(self.processor(text=[prompt], images=images or None,
                                          return_tensors="pt"))
@@ -248,17 +278,19 @@ class LocalModel:
                               else self.tokenizer.eos_token_id}
         if temperature > 0:
             kw.update(do_sample=True, temperature=float(temperature), top_k=0, top_p=1.0)
-            if seed is not None:
-                torch.manual_seed(seed)
         else:
             kw.update(do_sample=False, temperature=None, top_p=None, top_k=None)
-        if allowed is not None and not self.is_vlm and self.fast_trie:
+        if allowed is not None and not self.is_vlm and self.fast_trie:  # draws from its
+            # own generator seeded by ``seed``: torch's global seed is left alone
             trie = self.token_trie(allowed)
             prompt_ids = inputs["input_ids"][0].tolist()
-            ids = self._trie_decode(inputs, trie, temperature, seed)
+            logprobs: list[float] = []
+            ids = self._trie_decode(inputs, trie, temperature, seed, logprobs)
             text = self.tokenizer.decode(ids, skip_special_tokens=True)
             allowed_ids = [trie[tuple(ids[:k])] for k in range(len(ids))]
-            return Completion(prompt, prompt_ids, text, ids, truncated, allowed_ids)
+            return Completion(prompt, prompt_ids, text, ids, truncated, allowed_ids,
+                              logprobs=logprobs if temperature > 0 else None,
+                              temperature=float(temperature))
         if allowed is not None:
             trie = self.token_trie(allowed)
             start = int(inputs["input_ids"].shape[1])
@@ -269,6 +301,8 @@ class LocalModel:
 
             kw["prefix_allowed_tokens_fn"] = allowed_tokens
             kw["max_new_tokens"] = max(max_new_tokens, max(len(k) for k in trie) + 1)
+        if temperature > 0 and seed is not None:  # generate samples from torch's global RNG
+            torch.manual_seed(seed)
         with torch.no_grad():
             out = self.model.generate(**inputs, **kw)
         prompt_ids = inputs["input_ids"][0].tolist()
@@ -284,17 +318,26 @@ class LocalModel:
 
 
     def _trie_decode(self, inputs: Mapping[str, Any], trie: Mapping[tuple[int, ...], list[int]],
-                     temperature: float, seed: int | None) -> list[int]:
+                     temperature: float, seed: int | None,
+                     logprobs: list[float] | None = None) -> list[int]:
         """Token-by-token decoding through ``trie`` with a key/value cache, where a run of
         forced tokens (one allowed token at each place: the JSON around a choice, the rest
         of a name) is appended in one forward pass instead of being generated one by one.
         At a branch the model's next-token distribution, renormalised over the allowed
         tokens (at ``temperature``), gives the token: the argmax when greedy, else a draw
         seeded by ``seed``. The distribution is that of ``generate`` with the trie as
-        ``prefix_allowed_tokens_fn``; the forward passes are one per branch."""
+        ``prefix_allowed_tokens_fn``; the forward passes are one per branch. ``logprobs``,
+        when given, receives each token's log-probability under that distribution (0 for a
+        forced token; at temperature 0, of the renormalised softmax at temperature 1)."""
+
         import torch
 
-        from phoneworld_gym.baselines.scoring import _cache_kw, _cache_of
+        from phoneworld_gym.baselines.scoring import (
+            _cache_kw,
+            _cache_of,
+            cache_restore,
+            cache_snapshot,
+        )
 
         eos = self.tokenizer.eos_token_id
         gen = torch.Generator().manual_seed(int(seed)) if (
@@ -305,17 +348,28 @@ class LocalModel:
             done: list[int] = []
             width = int(inputs["input_ids"].shape[1])
             key = _cache_kw(self.model)
+            # a branch's pass is remembered like the prompt's: a group's episodes that meet
+            # one screen often take its first branches alike ("click", then the same row)
+            memo = self.__dict__.get("_memo") if self.prompt_cache and \
+                inputs["input_ids"].shape[0] == 1 and len(inputs) <= 2 else None
+            row = tuple(inputs["input_ids"][0].tolist()) if memo is not None else ()
             while True:
                 options = trie.get(tuple(done), [eos])
                 if len(options) == 1:
                     tok = options[0]
+                    if logprobs is not None:
+                        logprobs.append(0.0)
                 else:
                     sub = logits[torch.as_tensor(options, device=logits.device)].float()
                     if temperature > 0:
                         probs = torch.softmax(sub / temperature, dim=0).cpu()
-                        tok = options[int(torch.multinomial(probs, 1, generator=gen))]
+                        k = int(torch.multinomial(probs, 1, generator=gen))
                     else:
-                        tok = options[int(torch.argmax(sub))]
+                        k = int(torch.argmax(sub))
+                    tok = options[k]
+                    if logprobs is not None:
+                        logprobs.append(float(torch.log_softmax(
+                            sub / (temperature or 1.0), dim=0)[k]))
                 run = [tok]
                 while tok != eos:  # the forced tokens after it go in with it
                     nxt = trie.get(tuple(done + run), [eos])
@@ -323,17 +377,29 @@ class LocalModel:
                         break
                     tok = nxt[0]
                     run.append(tok)
+                    if logprobs is not None:
+                        logprobs.append(0.0)
                 done += run
                 if done[-1] == eos:
                     return done
                 feed = torch.as_tensor([run], dtype=torch.long, device=self.device)
                 width += len(run)
+                branch = (row, tuple(done))
+                if memo is not None and branch in memo:
+                    memo.move_to_end(branch)
+                    logits, kept = memo[branch]
+                    past = cache_restore(kept)
+                    continue
                 out = self.model(input_ids=feed, use_cache=True, **self._last_only(),
                                  attention_mask=torch.ones((1, width), dtype=torch.long,
                                                            device=self.device),
                                  **{key: past})
                 past = _cache_of(out)
                 logits = out.logits[0, -1]
+                if memo is not None:
+                    memo[branch] = (logits, cache_snapshot(past))
+                    while len(memo) > self.prompt_cache:
+                        memo.popitem(last=False)
 
     #: token-by-token trie decoding appends forced runs in one pass (False: through
     #: ``model.generate``, one pass per token, as before; kept for the rollout benchmark)
@@ -341,20 +407,20 @@ class LocalModel:
     #: the prompt's head every step shares (the system message) is run once and its
     #: key/value cache reused (False: every prompt from its first token)
     prefix_cache = True
-    #: how many recent prompts keep their pass (output and key/value cache) for trie
-    #: decoding: a GRPO group plays one task instance G times, so its episodes often meet
-    #: the same prompt (always at the first step). Each entry holds a prompt's whole cache
-    #: (layers x 2 x tokens x width values): lower it, or 0, for a large model
-    prompt_cache = 16
+    #: how many recent passes of trie decoding (a prompt's, or a branch's after it) keep
+    #: their output and key/value cache: a GRPO group plays one task instance G times, so
+    #: its episodes often meet the same prompt (always at the first step) and take its
+    #: first branches alike. Each entry holds a prompt's whole cache (layers x 2 x tokens x
+    #: width values): lower it, or 0, for a large model
+    prompt_cache = 48
 
     def _prompt_pass(self, inputs: Mapping[str, Any]) -> tuple[Any, Any]:
         """The forward pass over a prompt with its key/value cache: ``(output, cache)``.
         With ``prefix_cache``, the longest head the prompt shares with the first prompt seen
         (cut at a line end: the system message) is run once per model and its cache copied
         for each prompt; only the rest is run here."""
-        import copy
 
-        from phoneworld_gym.baselines.scoring import _cache_of
+        from phoneworld_gym.baselines.scoring import _cache_of, cache_restore, cache_snapshot
 
         ids = inputs["input_ids"]
         extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "attention_mask")}
@@ -373,11 +439,11 @@ class LocalModel:
         if self.prompt_cache and key in memo:  # a group's episodes often see one screen
             memo.move_to_end(key)
             out, cache = memo[key]
-            return out, copy.deepcopy(cache)
+            return out, cache_restore(cache)
         out, cache = self._prompt_pass_uncached(inputs, row)
         out = types.SimpleNamespace(logits=out.logits[:, -1:])  # all decoding reads
         if self.prompt_cache:
-            memo[key] = (out, copy.deepcopy(cache))
+            memo[key] = (out, cache_snapshot(cache))
             while len(memo) > self.prompt_cache:
                 memo.popitem(last=False)
         return out, cache
@@ -398,11 +464,15 @@ class LocalModel:
 
     def _prompt_pass_uncached(self, inputs: Mapping[str, Any], row: list[int]
                               ) -> tuple[Any, Any]:
-        import copy
 
         import torch
 
-        from phoneworld_gym.baselines.scoring import _cache_kw, _cache_of
+        from phoneworld_gym.baselines.scoring import (
+            _cache_kw,
+            _cache_of,
+            cache_restore,
+            cache_snapshot,
+        )
 
         ids = inputs["input_ids"]
         if not self.prefix_cache:
@@ -417,13 +487,13 @@ class LocalModel:
                 return out, _cache_of(out)
             with torch.no_grad():
                 first = self.model(input_ids=ids[:, :cut], use_cache=True, **self._last_only())
-            head = self._head = (row[:cut], _cache_of(first))
+            head = self._head = (row[:cut], cache_snapshot(_cache_of(first)))
         head_ids, head_cache = head
         n = len(head_ids)
         if len(row) <= n or row[:n] != head_ids:
             out = self.model(**inputs, use_cache=True, **self._last_only())
             return out, _cache_of(out)
-        past = copy.deepcopy(head_cache)
+        past = cache_restore(head_cache)
         out = self.model(input_ids=ids[:, n:], use_cache=True, **self._last_only(),
                          attention_mask=torch.ones_like(ids), **{_cache_kw(self.model): past})
         return out, _cache_of(out)
@@ -479,6 +549,9 @@ class LocalModel:
         token) -> the tokens that may follow it."""
         if not texts:
             raise ValueError("allowed must hold at least one completion text")
+        return _remember(self, "_tries", tuple(texts), lambda: self._build_trie(texts))
+
+    def _build_trie(self, texts: Sequence[str]) -> dict[tuple[int, ...], list[int]]:
         nexts: dict[tuple[int, ...], set[int]] = {}
         for text in texts:
             ids = self.candidate_ids(text)  # remembered per text: screens repeat actions
@@ -665,10 +738,19 @@ class LMAgent:
         allowed = None
         elements = None
         if self.constrained:  # the tree is parsed once, for the candidates and the prompt
-            elements = parse_ui_elements(_need_tree(obs))
+            tree = _need_tree(obs)
             goal = self.goal or str(obs.get("goal", ""))
-            allowed = [format_reply(a, elements, named=self.named) for a in
-                       candidate_actions(goal, elements, apps=self.apps)]
+
+            def screen() -> tuple[list[UIElement], list[str]]:
+                parsed = parse_ui_elements(tree)
+                return parsed, [format_reply(a, parsed, named=self.named) for a in
+                                candidate_actions(goal, parsed, apps=self.apps)]
+
+            if isinstance(tree, str):  # a screen met again: its elements and candidates
+                elements, allowed = _remember(
+                    self, "_screens", (goal, tree, self.named, tuple(self.apps)), screen)
+            else:
+                elements, allowed = screen()
         if self.decoding == "whole" and allowed is not None:
             done = self.lm.choose(self.messages(obs, elements), allowed,
                                   temperature=self.temperature, seed=self._step_seed(),
@@ -687,6 +769,7 @@ class LMAgent:
                      "completion": done.text, "completion_ids": done.token_ids,
                      "allowed_ids": done.allowed_ids, "candidates": done.candidates,
                      "choice": done.choice,
+                     "completion_logprobs": done.logprobs, "temperature": done.temperature,
                      "scoring": self.scoring if done.candidates else "",
                      "action": action if parsed else NO_OP, "parsed": parsed}
         self.history.append(Turn(action, "", done.text))

@@ -20,6 +20,8 @@ with no forced tokens in them.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -57,6 +59,33 @@ def _layers(past: Any) -> list[Any] | None:
     if not all(isinstance(lay.keys, torch.Tensor) for lay in layers):
         return None
     return list(layers)
+
+
+def cache_snapshot(cache: Any) -> Any:
+    """A key/value cache as it is now, to start later passes from (:func:`cache_restore`)
+    however the cache grows meanwhile. Transformers' dynamic layers grow by concatenation
+    (new tensors, the old ones untouched), so a snapshot of such a cache keeps its layers'
+    tensors, not copies of them; any other kind is deep-copied."""
+    layers = getattr(cache, "layers", None)
+    if layers and all(type(lay).__name__ == "DynamicLayer" for lay in layers):
+        return _Snapshot(cache, [copy.copy(lay) for lay in layers])
+    return _Snapshot(copy.deepcopy(cache), None)
+
+
+def cache_restore(snap: Any) -> Any:
+    """A fresh cache holding what ``snap`` (:func:`cache_snapshot`) held: passes on it leave
+    the snapshot as it is."""
+    if snap.layers is None:
+        return copy.deepcopy(snap.cache)
+    fresh = copy.copy(snap.cache)
+    fresh.layers = [copy.copy(lay) for lay in snap.layers]
+    return fresh
+
+
+@dataclasses.dataclass
+class _Snapshot:
+    cache: Any
+    layers: list[Any] | None
 
 
 #: how a candidate's score is formed from its tokens' log-probabilities
