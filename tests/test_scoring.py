@@ -342,11 +342,15 @@ def _shared_batch() -> tuple[list[StepSample], list[list[list[int]] | None]]:
 
 @pytest.mark.parametrize("head", [True, False])
 def test_shared_prompt_parts_give_the_plain_passes_logprobs_and_gradients(head: bool) -> None:
-    """``token_logprobs(share=True)``: the batch's common head once, each distinct prompt
-    once, then the completions (three passes, whatever the batch size): the completion
-    tokens' log-probabilities (allowed sets included) and their gradients are the plain
-    pass's; with no common head (rows differ from their first token) two passes."""
-    from phoneworld_gym.baselines.grpo import pack, token_logprobs
+    """``token_logprobs(share=True)``: the batch's common head once, then for each chunk of
+    distinct prompts of similar length their rest once and their rows' completions (here
+    three chunks: prompts of 2, 4 and 6 tokens after the head): the completion tokens'
+    log-probabilities (allowed sets included) and their gradients are the plain pass's;
+    with no common head (rows differ from their first token) no head pass."""
+    from phoneworld_gym.baselines.grpo import _length_chunks, pack, token_logprobs
+
+    assert _length_chunks([4, 2, 6, 5, 2]) == [[1, 4], [0, 3], [2]]
+    assert _length_chunks([100, 120, 125, 126]) == [[0, 1, 2], [3]]
 
     samples, allowed = _shared_batch()
     if not head:
@@ -362,7 +366,8 @@ def test_shared_prompt_parts_give_the_plain_passes_logprobs_and_gradients(head: 
                                     list(model.parameters()))
         got[share] = (lp.detach(), grads, calls[0])
     (plain, g_plain, n_plain), (shared, g_shared, n_shared) = got[False], got[True]
-    assert n_plain == 1 and n_shared == (3 if head else 2)
+    # no head: whole prompts of 7, 7, 9 and 11 tokens, in two chunks (7; 9 and 11)
+    assert n_plain == 1 and n_shared == (1 + 2 * 3 if head else 2 * 2)
     assert torch.allclose(shared, plain, atol=1e-5)
     assert torch.all(shared[~comp.bool()] == 0) and float(plain[comp.bool()].abs().sum()) > 1
     for a, b in zip(g_plain, g_shared):

@@ -146,22 +146,44 @@ def _rows_fit_sharing(input_ids: torch.Tensor, attention_mask: torch.Tensor,
     return starts, ends
 
 
+def _length_chunks(lengths: Sequence[int], slack: float = 1.25) -> list[list[int]]:
+    """Indices of ``lengths`` in chunks of similar length (shortest first): a chunk's
+    longest is at most ``slack`` times its shortest, so padding a chunk to its longest
+    wastes little (one long screen among short ones would otherwise set every row's
+    width)."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    chunks: list[list[int]] = []
+    for i in order:
+        if chunks and lengths[i] <= slack * lengths[chunks[-1][0]]:
+            chunks[-1].append(i)
+        else:
+            chunks.append([i])
+    return chunks
+
+
 def shared_prefix_logits(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor,
                          only: torch.Tensor, keep: torch.Tensor) -> torch.Tensor | None:
     """The logits ``[B, len(keep), V]`` at positions ``keep`` (the union over rows of the
     positions predicting a wanted token; what the plain pass with ``logits_to_keep=keep``
-    gives there, with gradients), computed in three passes that share work: the batch's
-    common head (the system message, the goal) once, each distinct prompt's rest once on
-    the head's key/value cache, then every row's completion on its prompt's cache. A
-    group's samples share their prompts (every episode's first screen, and more when they
-    take the same path), and all samples share the system message, so this runs a third
-    to a half of the tokens of the plain pass. Entries a row does not need are 0.
+    gives there, with gradients), computed in passes that share work: the batch's common
+    head (the system message, the goal) once, each distinct prompt's rest once on the
+    head's key/value cache (prompts of similar length together), then every row's
+    completion on its prompt's cache. A group's samples share their prompts (every
+    episode's first screen, and more when they take the same path), and all samples share
+    the system message, so this runs a third to a half of the tokens of the plain pass.
+    Entries a row does not need are 0.
 
     None where it does not apply: a batch not right-padded, wanted tokens that are not one
     run ending each row, a model whose forward takes no position ids or key/value cache,
     or whose cache is not transformers' dynamic kind (the caller then runs the plain
     pass)."""
-    from phoneworld_gym.baselines.scoring import _cache_kw, _cache_of, _layers
+    from phoneworld_gym.baselines.scoring import (
+        _cache_kw,
+        _cache_of,
+        _layers,
+        cache_restore,
+        cache_snapshot,
+    )
 
     fits = _rows_fit_sharing(input_ids, attention_mask, only)
     if fits is None or takes_argument(model, "pixel_values") or not (
@@ -176,75 +198,82 @@ def shared_prefix_logits(model: Any, input_ids: torch.Tensor, attention_mask: to
     head = int(same.long().cumprod(0).sum())  # every row keeps >= 1 prompt token after it
     cut = takes_argument(model, "logits_to_keep")
     key = _cache_kw(model)
-    past = None
-    layers = None
+    head_snap = None
     if head:
         out = model(input_ids=input_ids[:1, :head], use_cache=True,
                     **({"logits_to_keep": 1} if cut else {}))
-        past = _cache_of(out)
-        layers = _layers(past)
-        if layers is None:
+        if _layers(_cache_of(out)) is None:
             return None
+        head_snap = cache_snapshot(_cache_of(out))
     # each distinct prompt's rest, once
     distinct: dict[tuple[int, ...], int] = {}
     which = [distinct.setdefault(tuple(input_ids[b, head:starts[b]].tolist()), len(distinct))
              for b in range(rows)]
-    n_mid = len(distinct)
-    mid_w = max(len(r) for r in distinct)
-    mid = torch.zeros((n_mid, mid_w), dtype=torch.long, device=dev)
-    mid_mask = torch.zeros((n_mid, mid_w), dtype=torch.long, device=dev)
-    last = torch.zeros(n_mid, dtype=torch.long, device=dev)
-    for r, u in distinct.items():
-        mid[u, :len(r)] = torch.tensor(r, dtype=torch.long)
-        mid_mask[u, :len(r)] = 1
-        last[u] = len(r) - 1
-    if layers is not None:
-        for lay in layers:
-            lay.keys = lay.keys.expand(n_mid, *lay.keys.shape[1:])
-            lay.values = lay.values.expand(n_mid, *lay.values.shape[1:])
-    ones = torch.ones((n_mid, head), dtype=torch.long, device=dev)
-    at = torch.unique(last)
-    kw: dict[str, Any] = {"logits_to_keep": at} if cut else {}
-    if past is not None:
-        kw[key] = past
-    out = model(input_ids=mid, attention_mask=torch.cat([ones, mid_mask], dim=1),
-                use_cache=True, **kw)
-    mid_logits = out.logits if cut else out.logits[:, at]
-    mid_last = mid_logits[torch.arange(n_mid, device=dev), torch.searchsorted(at, last)]
-    past = _cache_of(out)
-    layers = _layers(past)
-    if layers is None:
-        return None
-    # every row's completion on its prompt's cache
-    pick = torch.tensor(which, dtype=torch.long, device=dev)
-    for lay in layers:
-        lay.keys = lay.keys[pick]
-        lay.values = lay.values[pick]
-    comp_w = max(e - c for c, e in zip(starts, ends))
-    comp = torch.zeros((rows, comp_w), dtype=torch.long, device=dev)
-    comp_mask = torch.zeros((rows, comp_w), dtype=torch.long, device=dev)
-    for b, (c, e) in enumerate(zip(starts, ends)):
-        comp[b, :e - c] = input_ids[b, c:e]
-        comp_mask[b, :e - c] = 1
-    start_t = torch.tensor(starts, dtype=torch.long, device=dev)
-    position = start_t[:, None] + torch.arange(comp_w, device=dev)[None]
-    mask = torch.cat([torch.ones((rows, head), dtype=torch.long, device=dev),
-                      mid_mask[pick], comp_mask], dim=1)
-    comp_logits = model(input_ids=comp, attention_mask=mask, position_ids=position,
-                        use_cache=True, **{key: past}).logits  # [b, j] predicts c_b + j + 1
-    # laid out as the plain pass with logits_to_keep=keep would give them
+    mids = list(distinct)
     slot = torch.full((width,), -1, dtype=torch.long, device=dev)
     slot[keep] = torch.arange(keep.numel(), device=dev)
-    out_logits = torch.zeros((rows, keep.numel(), comp_logits.shape[-1]),
-                             dtype=comp_logits.dtype, device=dev)
-    every = torch.arange(rows, device=dev)
-    out_logits = out_logits.index_put((every, slot[start_t - 1]), mid_last[pick])
-    r_idx = [b for b, (c, e) in enumerate(zip(starts, ends)) for _ in range(c, e - 1)]
-    j_idx = [j for c, e in zip(starts, ends) for j in range(e - 1 - c)]
-    if r_idx:
-        r = torch.tensor(r_idx, dtype=torch.long, device=dev)
-        j = torch.tensor(j_idx, dtype=torch.long, device=dev)
-        out_logits = out_logits.index_put((r, slot[start_t[r] + j]), comp_logits[r, j])
+    out_logits: torch.Tensor | None = None
+    for chunk in _length_chunks([len(m) for m in mids]):
+        n_mid = len(chunk)
+        mid_w = max(len(mids[u]) for u in chunk)
+        mid = torch.zeros((n_mid, mid_w), dtype=torch.long, device=dev)
+        mid_mask = torch.zeros((n_mid, mid_w), dtype=torch.long, device=dev)
+        last = torch.zeros(n_mid, dtype=torch.long, device=dev)
+        for j, u in enumerate(chunk):
+            mid[j, :len(mids[u])] = torch.tensor(mids[u], dtype=torch.long)
+            mid_mask[j, :len(mids[u])] = 1
+            last[j] = len(mids[u]) - 1
+        at = torch.unique(last)
+        kw: dict[str, Any] = {"logits_to_keep": at} if cut else {}
+        if head_snap is not None:
+            past = cache_restore(head_snap)
+            for lay in _layers(past) or []:
+                lay.keys = lay.keys.expand(n_mid, *lay.keys.shape[1:])
+                lay.values = lay.values.expand(n_mid, *lay.values.shape[1:])
+            kw[key] = past
+        ones = torch.ones((n_mid, head), dtype=torch.long, device=dev)
+        out = model(input_ids=mid, attention_mask=torch.cat([ones, mid_mask], dim=1),
+                    use_cache=True, **kw)
+        mid_logits = out.logits if cut else out.logits[:, at]
+        mid_last = mid_logits[torch.arange(n_mid, device=dev), torch.searchsorted(at, last)]
+        past = _cache_of(out)
+        layers = _layers(past)
+        if layers is None:
+            return None
+        # the completions of the rows whose prompt is in this chunk, on its cache
+        local = {u: j for j, u in enumerate(chunk)}
+        mine = [b for b in range(rows) if which[b] in local]
+        pick = torch.tensor([local[which[b]] for b in mine], dtype=torch.long, device=dev)
+        for lay in layers:
+            lay.keys = lay.keys[pick]
+            lay.values = lay.values[pick]
+        c_start = [starts[b] for b in mine]
+        c_end = [ends[b] for b in mine]
+        comp_w = max(e - c for c, e in zip(c_start, c_end))
+        comp = torch.zeros((len(mine), comp_w), dtype=torch.long, device=dev)
+        comp_mask = torch.zeros((len(mine), comp_w), dtype=torch.long, device=dev)
+        for i, (b, c, e) in enumerate(zip(mine, c_start, c_end)):
+            comp[i, :e - c] = input_ids[b, c:e]
+            comp_mask[i, :e - c] = 1
+        start_t = torch.tensor(c_start, dtype=torch.long, device=dev)
+        position = start_t[:, None] + torch.arange(comp_w, device=dev)[None]
+        mask = torch.cat([torch.ones((len(mine), head), dtype=torch.long, device=dev),
+                          mid_mask[pick], comp_mask], dim=1)
+        comp_logits = model(input_ids=comp, attention_mask=mask, position_ids=position,
+                            use_cache=True, **{key: past}).logits  # [i, j]: c + j + 1
+        # laid out as the plain pass with logits_to_keep=keep would give them
+        if out_logits is None:
+            out_logits = torch.zeros((rows, keep.numel(), comp_logits.shape[-1]),
+                                     dtype=comp_logits.dtype, device=dev)
+        rows_t = torch.tensor(mine, dtype=torch.long, device=dev)
+        out_logits = out_logits.index_put((rows_t, slot[start_t - 1]), mid_last[pick])
+        r_idx = [i for i, (c, e) in enumerate(zip(c_start, c_end)) for _ in range(c, e - 1)]
+        j_idx = [j for c, e in zip(c_start, c_end) for j in range(e - 1 - c)]
+        if r_idx:
+            r = torch.tensor(r_idx, dtype=torch.long, device=dev)
+            j = torch.tensor(j_idx, dtype=torch.long, device=dev)
+            out_logits = out_logits.index_put((rows_t[r], slot[start_t[r] + j]),
+                                              comp_logits[r, j])
     return out_logits
 
 
