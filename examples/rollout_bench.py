@@ -16,8 +16,13 @@ a figure is the median over rounds.
 - **whole**: every candidate scored as a whole (``constrained="whole"``), for comparison.
 
 Then GRPO-style group rollouts (``--groups`` instances x 8 episodes at temperature 1 on
-``--task``, optionally with a trained ``--model``), before and after, where the recent-prompt
-cache also counts: a group's episodes share their first screen and often more.
+``--task``, optionally with a trained ``--model``), before and after, where the recent-pass
+cache also counts: a group's episodes share their first screen and often more (the seconds
+spent in the env's reset and step are printed apart). Then one policy update on the "after"
+rollouts' samples, before (every sample its own pass, logits everywhere, old
+log-probabilities from a pass of their own) and after each step that made it faster
+(identical samples merged, logits at completion tokens only, shared prompt parts run once,
+the sampler's log-probabilities as the old ones). ``--rounds`` rounds of each, medians.
 
 Also printed: one env step (the oracle's actions through ``env.step``), so the share of an
 agent step spent deciding is visible, and agent steps per second (decoding + env step).
@@ -140,6 +145,32 @@ def main() -> None:
 MEMOS = ("_memo", "_head", "_encoded", "_tries", "_candidate_ids")
 
 
+class Timed:
+    """An env whose ``reset`` and ``step`` add their seconds to ``seconds`` (the share of a
+    rollout the agent cannot speed up)."""
+
+    def __init__(self, env) -> None:
+        self.env = env
+        self.seconds = 0.0
+
+    def reset(self, *a, **kw):
+        t0 = time.perf_counter()
+        try:
+            return self.env.reset(*a, **kw)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+    def step(self, *a, **kw):
+        t0 = time.perf_counter()
+        try:
+            return self.env.step(*a, **kw)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+    def close(self) -> None:
+        self.env.close()
+
+
 def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
     """GRPO-style rollouts: ``--groups`` instances of ``--task`` x 8 episodes at temperature
     1, before (generate, no caches) and after (forced runs, the system message's cache, the
@@ -151,7 +182,7 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
     from phoneworld_gym.baselines.lm_agent import LMAgent
     from phoneworld_gym.env import PhoneEnv
 
-    env = PhoneEnv(args.task, split="train", obs_mode="a11y")
+    env = Timed(PhoneEnv(args.task, split="train", obs_mode="a11y"))
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     played = []
     try:
@@ -164,6 +195,7 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
                 agent = LMAgent(lm, temperature=1.0, constrained=True, seed=0,
                                 max_new_tokens=40)
                 steps, t0 = 0, time.perf_counter()
+                env.seconds = 0.0
                 groups = []
                 for k in range(args.groups):
                     group = [play(env, agent, "mock", args.task, 1000 + k, 6)
@@ -172,7 +204,8 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
                     groups.append(group)
                 sec = time.perf_counter() - t0
                 runs[name].append({"env_steps": steps, "seconds": round(sec, 2),
-                                   "steps_per_s": round(steps / sec, 2)})
+                                   "steps_per_s": round(steps / sec, 2),
+                                   "env_seconds": round(env.seconds, 2)})
                 print(f"round {r + 1} rollouts {name}: {steps} env steps in {sec:.2f} s",
                       flush=True)
                 if name == "after":
@@ -190,7 +223,8 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
     for name in ("before", "after"):
         r = out[name]
         print(f"{name:8} {r['env_steps']:>5.0f} env steps in {r['seconds']:>6.2f} s: "
-              f"{r['steps_per_s']:>6.2f} steps/s")
+              f"{r['steps_per_s']:>6.2f} steps/s ({r['env_seconds']:.2f} s of it in the "
+              f"env's reset and step)")
     print(f"speed-up {a['steps_per_s'] / b['steps_per_s']:.2f}x")
     um, uu = out["update_merged"], out["update_unmerged"]
     ua, uc = out["update_merged_all_logits"], out["update_completion_logits"]
