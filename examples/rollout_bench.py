@@ -89,8 +89,11 @@ def main() -> None:
     ap.add_argument("--json", default="")
     ap.add_argument("--model", default="", help="a checkpoint for the group rollouts "
                     "(default: the untrained tiny model)")
-    ap.add_argument("--task", default="ContactsStar")
+    ap.add_argument("--task", default="ContactsStar", help="a task, or several separated by "
+                    "commas: the groups take them in turn (the recipe's six: its RL mix)")
     ap.add_argument("--groups", type=int, default=3)
+    ap.add_argument("--max-steps", type=int, default=6, help="each episode's step cap (the "
+                    "learning check's 6; the recipe's 10)")
     args = ap.parse_args()
     from phoneworld_gym.baselines.lm_agent import LocalModel
     from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
@@ -182,7 +185,8 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
     from phoneworld_gym.baselines.lm_agent import LMAgent
     from phoneworld_gym.env import PhoneEnv
 
-    env = Timed(PhoneEnv(args.task, split="train", obs_mode="a11y"))
+    tasks = [t.strip() for t in args.task.split(",") if t.strip()]
+    env = Timed(PhoneEnv(tasks, split="train", obs_mode="a11y"))
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     played = []
     try:
@@ -198,7 +202,8 @@ def group_rollouts(lm, args) -> dict[str, dict[str, float]]:
                 env.seconds = 0.0
                 groups = []
                 for k in range(args.groups):
-                    group = [play(env, agent, "mock", args.task, 1000 + k, 6)
+                    task = tasks[k % len(tasks)]
+                    group = [play(env, agent, "mock", task, 1000 + k, args.max_steps)
                              for _ in range(8)]
                     steps += sum(len(ep.steps) for ep in group)
                     groups.append(group)
