@@ -424,6 +424,18 @@ def test_sampled_trie_replies_record_the_logprobs_the_update_would_compute(tiny:
             assert calls[0] == n and replay.token_ids == done.token_ids
         assert len(seen) > 1  # sampled, and every draw's numbers checked
         assert lm.generate(msgs, temperature=0.0, allowed=allowed).logprobs is None
+        # the memory budget: the passes kept hold at most prompt_cache_bytes of cache
+        from phoneworld_gym.baselines.scoring import snapshot_bytes
+
+        held = sum(snapshot_bytes(v[1]) for v in lm._memo.values())
+        assert 0 < held <= lm.prompt_cache_bytes and len(lm._memo) <= lm.prompt_cache
+        lm.prompt_cache_bytes = held // 2
+        other = [{"role": "user", "content": "Goal: open Clock\nScreen elements:\n[0] Home"}]
+        lm.generate(other, temperature=0.8, seed=0, allowed=allowed)  # new passes kept ...
+        assert sum(snapshot_bytes(v[1]) for v in lm._memo.values()) <= held // 2
+        n = calls[0]
+        lm.generate(msgs, temperature=0.8, seed=0, allowed=allowed)
+        assert calls[0] > n  # ... the oldest forgotten, so they are run again
     finally:
         hook.remove()
 

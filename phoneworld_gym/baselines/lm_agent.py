@@ -387,7 +387,7 @@ class LocalModel:
                 branch = (row, tuple(done))
                 if memo is not None and branch in memo:
                     memo.move_to_end(branch)
-                    logits, kept = memo[branch]
+                    logits, kept, _ = memo[branch]
                     past = cache_restore(kept)
                     continue
                 out = self.model(input_ids=feed, use_cache=True, **self._last_only(),
@@ -397,9 +397,7 @@ class LocalModel:
                 past = _cache_of(out)
                 logits = out.logits[0, -1]
                 if memo is not None:
-                    memo[branch] = (logits, cache_snapshot(past))
-                    while len(memo) > self.prompt_cache:
-                        memo.popitem(last=False)
+                    self._keep(memo, branch, logits, cache_snapshot(past))
 
     #: token-by-token trie decoding appends forced runs in one pass (False: through
     #: ``model.generate``, one pass per token, as before; kept for the rollout benchmark)
@@ -413,6 +411,9 @@ class LocalModel:
     #: first branches alike. Each entry holds a prompt's whole cache (layers x 2 x tokens x
     #: width values): lower it, or 0, for a large model
     prompt_cache = 48
+    #: ... and at most this many bytes of key/value cache in all (the oldest go first):
+    #: 48 passes of a 1.5B model's 1,000-token prompts would hold about 1.4 GB
+    prompt_cache_bytes = 512 * 2 ** 20
 
     def _prompt_pass(self, inputs: Mapping[str, Any]) -> tuple[Any, Any]:
         """The forward pass over a prompt with its key/value cache: ``(output, cache)``.
@@ -438,15 +439,24 @@ class LocalModel:
         key = tuple(row)
         if self.prompt_cache and key in memo:  # a group's episodes often see one screen
             memo.move_to_end(key)
-            out, cache = memo[key]
+            out, cache, _ = memo[key]
             return out, cache_restore(cache)
         out, cache = self._prompt_pass_uncached(inputs, row)
         out = types.SimpleNamespace(logits=out.logits[:, -1:])  # all decoding reads
         if self.prompt_cache:
-            memo[key] = (out, cache_snapshot(cache))
-            while len(memo) > self.prompt_cache:
-                memo.popitem(last=False)
+            self._keep(memo, key, out, cache_snapshot(cache))
         return out, cache
+
+    def _keep(self, memo: collections.OrderedDict[Any, Any], key: Any, out: Any,
+              snap: Any) -> None:
+        """Remember a pass (its output and cache snapshot) in ``memo``, forgetting the
+        oldest beyond ``prompt_cache`` passes or ``prompt_cache_bytes`` of cache."""
+        from phoneworld_gym.baselines.scoring import snapshot_bytes
+
+        memo[key] = (out, snap, snapshot_bytes(snap))
+        total = sum(v[2] for v in memo.values())
+        while memo and (len(memo) > self.prompt_cache or total > self.prompt_cache_bytes):
+            total -= memo.popitem(last=False)[1][2]
 
     def _last_only(self) -> dict[str, int]:
         """``{"logits_to_keep": 1}`` where the model's forward takes it (transformers' causal

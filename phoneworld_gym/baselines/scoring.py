@@ -82,6 +82,18 @@ def cache_restore(snap: Any) -> Any:
     return fresh
 
 
+def snapshot_bytes(snap: Any) -> int:
+    """How many bytes of key/value tensors a :func:`cache_snapshot` holds (0 when it cannot
+    tell)."""
+    layers = snap.layers if snap.layers is not None else _layers(snap.cache)
+    total = 0
+    for lay in layers or []:
+        for t in (getattr(lay, "keys", None), getattr(lay, "values", None)):
+            if isinstance(t, torch.Tensor):
+                total += t.numel() * t.element_size()
+    return total
+
+
 @dataclasses.dataclass
 class _Snapshot:
     cache: Any
