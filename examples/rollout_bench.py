@@ -156,19 +156,18 @@ class Timed:
         self.env = env
         self.seconds = 0.0
 
-    def reset(self, *a, **kw):
+    def _timed(self, fn, *a, **kw):
         t0 = time.perf_counter()
         try:
-            return self.env.reset(*a, **kw)
+            return fn(*a, **kw)
         finally:
             self.seconds += time.perf_counter() - t0
 
+    def reset(self, *a, **kw):
+        return self._timed(self.env.reset, *a, **kw)
+
     def step(self, *a, **kw):
-        t0 = time.perf_counter()
-        try:
-            return self.env.step(*a, **kw)
-        finally:
-            self.seconds += time.perf_counter() - t0
+        return self._timed(self.env.step, *a, **kw)
 
     def close(self) -> None:
         self.env.close()

@@ -656,11 +656,13 @@ def update_policy(model: Any, optimizer: torch.optim.Optimizer, samples: Sequenc
         chunk = max(8, settings.minibatch)
         # on-policy: the sampler's own log-probabilities are the old ones, where it recorded
         # them as this update scores them (over the allowed tokens, at its temperature)
-        rest = [s for s in tokens if not (
-            SAMPLER_LOGPROBS and only and s.sampled_logprobs is not None and
-            s.allowed is not None and abs(s.sampled_temperature - temp) < 1e-9)]
+        rest = []
         for smp in tokens:
-            smp.old_logprobs = list(smp.sampled_logprobs or [])
+            if (SAMPLER_LOGPROBS and only and smp.sampled_logprobs is not None and
+                    smp.allowed is not None and abs(smp.sampled_temperature - temp) < 1e-9):
+                smp.old_logprobs = list(smp.sampled_logprobs)
+            else:
+                rest.append(smp)
         for smp, lp in zip(rest, compute_logprobs(model, rest, pad_id, temp, chunk,
                                                   allowed_only=only) if rest else []):
             smp.old_logprobs = lp

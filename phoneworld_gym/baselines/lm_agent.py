@@ -329,7 +329,6 @@ class LocalModel:
         ``prefix_allowed_tokens_fn``; the forward passes are one per branch. ``logprobs``,
         when given, receives each token's log-probability under that distribution (0 for a
         forced token; at temperature 0, of the renormalised softmax at temperature 1)."""
-
         import torch
 
         from phoneworld_gym.baselines.scoring import (
@@ -420,7 +419,6 @@ class LocalModel:
         With ``prefix_cache``, the longest head the prompt shares with the first prompt seen
         (cut at a line end: the system message) is run once per model and its cache copied
         for each prompt; only the rest is run here."""
-
         from phoneworld_gym.baselines.scoring import _cache_of, cache_restore, cache_snapshot
 
         ids = inputs["input_ids"]
