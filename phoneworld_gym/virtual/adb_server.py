@@ -427,13 +427,18 @@ class VirtualPhone:
         for c in live:
             by_peer.setdefault(c.peer, []).append(c)
         victims: list[_Connection] = []
-        # an address over its own share gives up its own connections first
+        # an address over its own share gives up its own connections first; those of its
+        # excess not judged yet (CNXN perhaps unread) go in a later round, and are already
+        # counted as gone here, so that other addresses do not pay for the total cap meanwhile
+        owed = 0
         for conns in by_peer.values():
             extra = len(conns) - MAX_CONNECTIONS_PER_PEER
             if extra > 0:
-                victims += _least_worth(conns, extra, had_a_chance)
+                chosen = _least_worth(conns, extra, had_a_chance)
+                victims += chosen
+                owed += extra - len(chosen)
         rest = [c for c in live if c not in victims]
-        extra = len(rest) - MAX_CONNECTIONS
+        extra = len(rest) - owed - MAX_CONNECTIONS
         if extra > 0:
             victims += _least_worth(rest, extra, had_a_chance)
         for victim in victims:
