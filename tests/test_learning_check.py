@@ -4,6 +4,7 @@ guards, and a shrunken run in which GRPO must raise held-out success over the SF
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,12 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from phoneworld_gym.baselines.learning_check import CheckConfig, paired_gain, run  # noqa: E402
+from phoneworld_gym.baselines.learning_check import (  # noqa: E402
+    CheckConfig,
+    grounding_screens,
+    paired_gain,
+    run,
+)
 
 
 def test_paired_gain_counts_discordant_pairs_and_gives_mcnemars_p() -> None:
@@ -35,6 +41,24 @@ def test_seed_ranges_must_not_overlap(tmp_path: Path) -> None:
         run(CheckConfig(eval_seeds=(1000, 1010)), tmp_path)
     with pytest.raises(ValueError, match="demo and select"):
         run(CheckConfig(select_seeds=(10, 20)), tmp_path)
+
+
+def test_grounding_screens_are_every_train_task_s_or_the_check_s_own() -> None:
+    """"task": the check's own task's oracle screens at every demonstration seed (here the
+    Settings app's pages alone); "all": every train task's at the first two seeds; another
+    value is refused before anything runs."""
+    own = grounding_screens(CheckConfig(task="SettingsSwitch", demo_seeds=(0, 4),
+                                        grounding_screens="task"))
+    every = grounding_screens(CheckConfig(task="SettingsSwitch", demo_seeds=(0, 4)))
+
+    def packages(trees: list[str]) -> set[str]:
+        return {p for t in trees for p in re.findall(r'package="([^"]+)"', t)}
+
+    assert packages(own) == {"com.android.settings", "com.google.android.apps.nexuslauncher"}
+    assert len(every) > 100 * len(own)
+    assert {"com.phoneworld.contacts", "com.google.android.deskclock"} <= packages(every)
+    with pytest.raises(ValueError, match="grounding_screens must be 'all' or 'task'"):
+        run(CheckConfig(grounding=10, grounding_screens="mine"), Path("/nonexistent/never"))
 
 
 @pytest.mark.timeout(1800)  # ~400 s on a busy 2-core runner; 600 s was too close

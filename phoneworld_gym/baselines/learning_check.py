@@ -80,6 +80,10 @@ class CheckConfig:
     #: them alone for N steps first (pretraining on the suite's screens), then SFT on the
     #: demonstrations alone as without them
     grounding_steps: int = 0
+    #: whose screens the grounding examples are made on: "all" (every train task's oracle
+    #: screens at the first two demonstration seeds) or "task" (the check's own task's, at
+    #: every demonstration seed)
+    grounding_screens: str = "all"
     seed: int = 0
     threads: int = 2
 
@@ -120,6 +124,20 @@ def evaluate(model: Any, tokenizer: Any, env: Any, task: str, seeds: Sequence[in
     return [play(env, agent, "mock", task, s, max_steps).success for s in seeds]
 
 
+def grounding_screens(cfg: CheckConfig) -> list[str]:
+    """The accessibility trees the grounding examples are made on (see
+    :attr:`CheckConfig.grounding_screens`)."""
+    from phoneworld_gym.baselines.grounding import oracle_screens
+
+    demo_seeds = _range(cfg.demo_seeds)
+    if cfg.grounding_screens == "all":
+        return oracle_screens(None, seeds=demo_seeds[:2])
+    if cfg.grounding_screens == "task":
+        return oracle_screens([cfg.task], seeds=demo_seeds)
+    raise ValueError(f"grounding_screens must be 'all' or 'task', got "
+                     f"{cfg.grounding_screens!r}")
+
+
 def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_default
         ) -> dict[str, Any]:
     """Run the check; writes ``OUT/learning_check.json`` and returns the same record."""
@@ -135,6 +153,9 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
     from phoneworld_gym.env import PhoneEnv
 
+    if cfg.grounding_screens not in ("all", "task"):
+        raise ValueError(f"grounding_screens must be 'all' or 'task', got "
+                         f"{cfg.grounding_screens!r}")
     torch.set_num_threads(cfg.threads)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -164,9 +185,9 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     if cfg.grounding:
         import datasets
 
-        from phoneworld_gym.baselines.grounding import grounding_examples, oracle_screens
+        from phoneworld_gym.baselines.grounding import grounding_examples
 
-        screens = oracle_screens(None, seeds=[s for s in demo_seeds[:2]])
+        screens = grounding_screens(cfg)
         extra = grounding_examples(screens, cfg.grounding, eos=tok.eos_token, seed=cfg.seed,
                                    named=cfg.decoding == "named")
         if cfg.grounding_steps:
