@@ -124,18 +124,22 @@ def evaluate(model: Any, tokenizer: Any, env: Any, task: str, seeds: Sequence[in
     return [play(env, agent, "mock", task, s, max_steps).success for s in seeds]
 
 
+def _check_grounding_screens(cfg: CheckConfig) -> None:
+    if cfg.grounding_screens not in ("all", "task"):
+        raise ValueError(f"grounding_screens must be 'all' or 'task', got "
+                         f"{cfg.grounding_screens!r}")
+
+
 def grounding_screens(cfg: CheckConfig) -> list[str]:
     """The accessibility trees the grounding examples are made on (see
     :attr:`CheckConfig.grounding_screens`)."""
     from phoneworld_gym.baselines.grounding import oracle_screens
 
+    _check_grounding_screens(cfg)
     demo_seeds = _range(cfg.demo_seeds)
     if cfg.grounding_screens == "all":
         return oracle_screens(None, seeds=demo_seeds[:2])
-    if cfg.grounding_screens == "task":
-        return oracle_screens([cfg.task], seeds=demo_seeds)
-    raise ValueError(f"grounding_screens must be 'all' or 'task', got "
-                     f"{cfg.grounding_screens!r}")
+    return oracle_screens([cfg.task], seeds=demo_seeds)
 
 
 def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_default
@@ -153,9 +157,7 @@ def run(cfg: CheckConfig, out: str | Path, log: Callable[[str], None] = _log_def
     from phoneworld_gym.baselines.tiny import build_tiny, oracle_corpus
     from phoneworld_gym.env import PhoneEnv
 
-    if cfg.grounding_screens not in ("all", "task"):
-        raise ValueError(f"grounding_screens must be 'all' or 'task', got "
-                         f"{cfg.grounding_screens!r}")
+    _check_grounding_screens(cfg)  # before anything long runs
     torch.set_num_threads(cfg.threads)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
